@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+// SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
+// Module graph (dependencies point one way, top to bottom):
+//   RenderCore ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural ← Viewer ← splatframe
+import PackageDescription
+
+/// Hot loops are written for 8-wide SIMD; the default x86-64 baseline (SSE2) halves
+/// their speed (../shared/design/PERFORMANCE.md), so x86_64 builds target Haswell (AVX2, FMA).
+#if arch(x86_64)
+let simdFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell"])]
+#else
+let simdFlags: [SwiftSetting] = []
+#endif
+let fast: [SwiftSetting] = simdFlags + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+
+let package = Package(
+    name: "SplatFrame",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "splatframe", targets: ["splatframe"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages, found through pkg-config).
+        .systemLibrary(name: "CSDL2", pkgConfig: "SDL2_image",
+                       providers: [.apt(["libsdl2-dev", "libsdl2-image-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+
+        .target(name: "RenderCore", swiftSettings: fast),
+        .target(name: "ImageIO", dependencies: ["RenderCore", "CSDL2"]),
+        .target(name: "TriangleRaster", dependencies: ["RenderCore"], swiftSettings: fast),
+        .target(name: "SplatRender", dependencies: ["RenderCore"], swiftSettings: fast),
+        .target(name: "SceneIO", dependencies: ["RenderCore", "ImageIO", "CZlib", "CZstd"], swiftSettings: fast),
+        .target(name: "HeadTracking", dependencies: ["RenderCore"]),
+        .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
+        .target(name: "Viewer",
+                dependencies: ["RenderCore", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
+                               "HeadTracking", "Procedural"],
+                swiftSettings: fast),
+        .executableTarget(name: "splatframe",
+                          dependencies: ["Viewer", "CSDL2",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: simdFlags),
+
+        // Slow, obvious reference implementations and image comparison for tests.
+        .target(name: "TestSupport", dependencies: ["RenderCore", "ImageIO"], swiftSettings: simdFlags),
+
+        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
+        .testTarget(name: "TriangleRasterTests", dependencies: ["TriangleRaster", "Procedural", "TestSupport"],
+                    swiftSettings: simdFlags),
+        .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
+                    swiftSettings: simdFlags),
+        .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport"]),
+        .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "TestSupport"]),
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"], resources: [.copy("Goldens")],
+                    swiftSettings: simdFlags),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// Locates the shared real-world test files (`../shared/testdata/` from the project root).
+/// Tests that need them use `.enabled(if: TestData.isAvailable, TestData.skipMessage)`.
+public enum TestData {
+    /// The project root (the folder holding Package.swift), found from this source file.
+    public static let projectRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    }()
+
+    /// `../shared/testdata` beside the project root (or `$SPLATFRAME_TESTDATA`).
+    public static let root: URL = {
+        if let env = ProcessInfo.processInfo.environment["SPLATFRAME_TESTDATA"] { return URL(fileURLWithPath: env) }
+        return projectRoot.deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    }()
+
+    /// True when the shared test-data folder exists.
+    public static var isAvailable: Bool { FileManager.default.fileExists(atPath: root.path) }
+
+    /// The reason shown when tests are skipped.
+    public static let skipMessage: Comment = "skipped: ../shared/testdata is absent (real-world test files)"
+
+    /// Absolute path of a file under the test-data folder, e.g. `path("splats/st-minimal.splat")`.
+    public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// A fresh temporary directory for a test's output files.
+    public static func temporaryDirectory(_ name: String = "splatframe-test") -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// The `splatframe` command line.
+struct SplatFrameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "splatframe",
+        abstract: "A head-tracked window into 3D, rendered on the CPU.",
+        subcommands: [])
+}
