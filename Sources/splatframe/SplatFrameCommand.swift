@@ -1,9 +1,10 @@
 import ArgumentParser
 
-/// The `splatframe` command line.
+/// The `splatframe` command line. With no subcommand it opens the parallax-cube room.
 struct SplatFrameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splatframe",
         abstract: "A head-tracked window into 3D, rendered on the CPU.",
-        subcommands: [])
+        subcommands: [CubeCommand.self, OpenCommand.self, RenderCommand.self, FrustumCommand.self],
+        defaultSubcommand: CubeCommand.self)
 }

@@ -1,2 +1,16 @@
+// splatframe — the command line, the SDL2 window, input and HUD.
+// Every user error ends as one line on stderr and exit code 2.
 import ArgumentParser
-SplatFrameCommand.main()
+import Foundation
+
+do {
+    var command = try SplatFrameCommand.parseAsRoot()
+    try command.run()
+} catch {
+    if SplatFrameCommand.exitCode(for: error) == .success { SplatFrameCommand.exit(withError: error) }
+    if let code = error as? ExitCode { exit(code.rawValue) }
+    let message = SplatFrameCommand.message(for: error)
+    let line = message.split(separator: "\n").first.map(String.init) ?? "\(error)"
+    FileHandle.standardError.write(Data("splatframe: \(line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line)\n".utf8))
+    exit(2)
+}

@@ -1,0 +1,60 @@
+import RenderCore
+
+/// A material flattened for the inner loop: no references, only raw pointers into
+/// `Texture` storage that the draw call keeps alive.
+struct MaterialState {
+    var baseColor: SIMD4<Float>
+    var lit: Bool
+    var texels: UnsafeMutablePointer<UInt32>?
+    var levels: UnsafeMutablePointer<Texture.Level>?
+    var levelCount: Int32
+    var width: Float
+    var height: Float
+
+    init(_ m: TriangleMesh.Material) {
+        baseColor = m.baseColor
+        lit = m.lit
+        if let t = m.texture {
+            texels = t.texels; levels = t.levelTable; levelCount = Int32(t.levels.count)
+            width = Float(t.width); height = Float(t.height)
+        } else {
+            texels = nil; levels = nil; levelCount = 0; width = 1; height = 1
+        }
+    }
+}
+
+/// Bilinear texture sampling from one mip level, repeating outside [0, 1].
+enum TextureSampler {
+    /// Samples level `level` at (u, v) (v up) and returns RGBA in 0…1.
+    @inline(__always)
+    static func sample(_ texels: UnsafeMutablePointer<UInt32>, _ l: Texture.Level, u: Float, v: Float) -> SIMD4<Float> {
+        let w = l.width, h = l.height
+        let fx = (u - u.rounded(.down)) * Float(w) - 0.5
+        let fy = (1 - (v - v.rounded(.down))) * Float(h) - 0.5
+        let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+        let tx = fx - x0f, ty = fy - y0f
+        var x0 = Int(x0f), y0 = Int(y0f)
+        if x0 < 0 { x0 += w }; if y0 < 0 { y0 += h }
+        if x0 >= w { x0 -= w }; if y0 >= h { y0 -= h }
+        var x1 = x0 &+ 1, y1 = y0 &+ 1
+        if x1 >= w { x1 = 0 }; if y1 >= h { y1 = 0 }
+        let base = texels + l.offset
+        let r0 = base + y0 &* w, r1 = base + y1 &* w
+        let a = unpack(r0[x0]), b = unpack(r0[x1]), c = unpack(r1[x0]), d = unpack(r1[x1])
+        let top = a + (b - a) * tx
+        let bottom = c + (d - c) * tx
+        return (top + (bottom - top) * ty) * (1 / 255)
+    }
+
+    @inline(__always) static func unpack(_ p: UInt32) -> SIMD4<Float> {
+        SIMD4<Float>(SIMD4<UInt32>(p, p >> 8, p >> 16, p >> 24) & 0xFF)
+    }
+
+    /// Mip level for a footprint whose larger squared texel-space derivative length is `rho2`
+    /// (nearest level, as GL_LINEAR_MIPMAP_NEAREST): round(½·log2 rho2), clamped.
+    @inline(__always) static func level(rho2: Float, levelCount: Int32) -> Int {
+        guard rho2 > 1 else { return 0 }
+        let e = Int32(bitPattern: rho2.bitPattern >> 23) - 127 // floor(log2 rho2)
+        return Int(min((e + 1) >> 1, levelCount - 1))
+    }
+}

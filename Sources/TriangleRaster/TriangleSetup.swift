@@ -1,0 +1,131 @@
+import RenderCore
+
+/// Everything the tile rasterizer needs about one screen-space triangle, computed once.
+///
+/// Edge functions are exact 64-bit integers on vertices snapped to 1/256 pixel, oriented so
+/// that inside is `E ≥ 0` on all three edges, with the top-left fill rule folded in as a −1
+/// bias on the other edges. `edge` holds their values at the centre of pixel (minX, minY);
+/// one pixel right adds `stepX`, one down adds `stepY`. Attribute planes are relative to the
+/// same pixel centre: value(dx, dy) = c + a·dx + b·dy for pixel offsets dx, dy.
+struct TriangleSetup {
+    var minX: Int32, minY: Int32, maxX: Int32, maxY: Int32
+    var edge: SIMD4<Int64>
+    var stepX: SIMD4<Int64>
+    var stepY: SIMD4<Int64>
+    /// 1/w plane (w = camera-space depth for OpenGL projections).
+    var invW: SIMD4<Float>          // (a, b, c, unused)
+    /// (u, v, nx, ny, nz, r, g, b) / w planes.
+    var attrA: SIMD8<Float>
+    var attrB: SIMD8<Float>
+    var attrC: SIMD8<Float>
+    var material: Int32
+    /// Lighting sign: −1 flips the normal (two-sided lighting of a back face).
+    var normalSign: Float
+}
+
+/// Builds `TriangleSetup`s from clip-space triangles: clipping, projection to the viewport,
+/// snapping, culling, fill rule and attribute planes.
+struct TriangleSetupBuilder {
+    let width: Int
+    let height: Int
+    let cullBackFaces: Bool
+    let twoSided: Bool
+    let guardX: Float
+    let guardY: Float
+    let planes: [Vec4]
+
+    init(width: Int, height: Int, settings: RasterSettings) {
+        self.width = width; self.height = height
+        cullBackFaces = settings.cullBackFaces; twoSided = settings.twoSidedLighting
+        guardX = 1 + 2 * RasterSettings.guardBandPixels / Float(width)
+        guardY = 1 + 2 * RasterSettings.guardBandPixels / Float(height)
+        planes = HomogeneousClipper.planes(guardX: guardX, guardY: guardY)
+    }
+
+    /// Sets up one triangle, clipping it when needed, and appends the results to `out`.
+    @inline(__always)
+    func build(_ a: ClipVertex, _ b: ClipVertex, _ c: ClipVertex, material: Int32,
+               into out: inout SetupChunk, poly: inout [ClipVertex], scratch: inout [ClipVertex]) {
+        let ca = HomogeneousClipper.outcode(a.clip, guardX: guardX, guardY: guardY)
+        let cb = HomogeneousClipper.outcode(b.clip, guardX: guardX, guardY: guardY)
+        let cc = HomogeneousClipper.outcode(c.clip, guardX: guardX, guardY: guardY)
+        if ca & cb & cc != 0 { return }
+        if ca | cb | cc == 0 {
+            emit(a, b, c, material: material, into: &out)
+            return
+        }
+        // Reject NaN/degenerate input before clipping.
+        guard (a.clip.w.isFinite && b.clip.w.isFinite && c.clip.w.isFinite) else { return }
+        poly.removeAll(keepingCapacity: true)
+        poly.append(a); poly.append(b); poly.append(c)
+        HomogeneousClipper.clip(&poly, scratch: &scratch, mask: ca | cb | cc, planes: planes)
+        guard poly.count >= 3 else { return }
+        for i in 1..<(poly.count - 1) {
+            emit(poly[0], poly[i], poly[i + 1], material: material, into: &out)
+        }
+    }
+
+    /// Projects, snaps and sets up a triangle that lies inside the clip volume.
+    @inline(__always)
+    func emit(_ v0: ClipVertex, _ v1in: ClipVertex, _ v2in: ClipVertex, material: Int32, into out: inout SetupChunk) {
+        let w = Float(width), h = Float(height)
+        @inline(__always) func snap(_ c: Vec4) -> SIMD2<Int64>? {
+            let iw = 1 / c.w
+            let x = ((c.x * iw + 1) * 0.5 * w * 256).rounded()
+            let y = ((1 - c.y * iw) * 0.5 * h * 256).rounded()
+            guard x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9 else { return nil }
+            return SIMD2<Int64>(Int64(x), Int64(y))
+        }
+        guard let p0 = snap(v0.clip), var p1 = snap(v1in.clip), var p2 = snap(v2in.clip) else { return }
+        var v1 = v1in, v2 = v2in
+        var area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
+        if area == 0 { return }
+        let front = area > 0
+        if !front {
+            if cullBackFaces { return }
+            swap(&p1, &p2); swap(&v1, &v2); area = -area
+        }
+        // Pixels whose centres (k + 0.5 px = 256k + 128) can lie inside the bounding box.
+        let minFx = min(p0.x, p1.x, p2.x), maxFx = max(p0.x, p1.x, p2.x)
+        let minFy = min(p0.y, p1.y, p2.y), maxFy = max(p0.y, p1.y, p2.y)
+        let minX = max(0, (minFx - 128 + 255) >> 8), maxX = min(Int64(width - 1), (maxFx - 128) >> 8)
+        let minY = max(0, (minFy - 128 + 255) >> 8), maxY = min(Int64(height - 1), (maxFy - 128) >> 8)
+        if minX > maxX || minY > maxY { return }
+
+        var s = TriangleSetup(minX: Int32(minX), minY: Int32(minY), maxX: Int32(maxX), maxY: Int32(maxY),
+                              edge: .zero, stepX: .zero, stepY: .zero, invW: .zero,
+                              attrA: .zero, attrB: .zero, attrC: .zero, material: material,
+                              normalSign: (!front && twoSided) ? -1 : 1)
+        let px = Int64(minX) * 256 + 128, py = Int64(minY) * 256 + 128
+        @inline(__always) func setEdge(_ i: Int, _ p: SIMD2<Int64>, _ q: SIMD2<Int64>) {
+            let a = p.y - q.y, b = q.x - p.x
+            let topLeft = a > 0 || (a == 0 && b > 0)   // edge runs up (dy < 0), or is a top edge running right
+            s.edge[i] = a * (px - p.x) + b * (py - p.y) - (topLeft ? 0 : 1)
+            s.stepX[i] = a * 256
+            s.stepY[i] = b * 256
+        }
+        setEdge(0, p0, p1); setEdge(1, p1, p2); setEdge(2, p2, p0)
+
+        // Attribute planes over the snapped positions, in pixels relative to the origin pixel centre.
+        let ox = Float(px) / 256, oy = Float(py) / 256
+        let x0 = Float(p0.x) / 256 - ox, y0 = Float(p0.y) / 256 - oy
+        let x1 = Float(p1.x) / 256 - ox, y1 = Float(p1.y) / 256 - oy
+        let x2 = Float(p2.x) / 256 - ox, y2 = Float(p2.y) / 256 - oy
+        let det = Float(area) / 65536
+        let e1x = x1 - x0, e1y = y1 - y0, e2x = x2 - x0, e2y = y2 - y0
+        let iw0 = 1 / v0.clip.w, iw1 = 1 / v1.clip.w, iw2 = 1 / v2.clip.w
+        let wa = ((iw1 - iw0) * e2y - (iw2 - iw0) * e1y) / det
+        let wb = ((iw2 - iw0) * e1x - (iw1 - iw0) * e2x) / det
+        s.invW = SIMD4(wa, wb, iw0 - wa * x0 - wb * y0, 0)
+        @inline(__always) func pack(_ v: ClipVertex, _ iw: Float) -> SIMD8<Float> {
+            SIMD8(v.uv.x, v.uv.y, v.normal.x, v.normal.y, v.normal.z, v.color.x, v.color.y, v.color.z) * iw
+        }
+        let f0 = pack(v0, iw0), f1 = pack(v1, iw1), f2 = pack(v2, iw2)
+        let d1 = f1 - f0, d2 = f2 - f0
+        let aa = (d1 * e2y - d2 * e1y) / det
+        let bb = (d2 * e1x - d1 * e2x) / det
+        s.attrA = aa; s.attrB = bb
+        s.attrC = f0 - aa * x0 - bb * y0
+        out.append(s)
+    }
+}

@@ -1,0 +1,39 @@
+import RenderCore
+import TriangleRaster
+
+/// Draws triangle meshes (with an optional model placement) over a background colour or the
+/// cube room. Used for the room itself and for mesh files fitted into the box behind the screen.
+public final class MeshScene: Scene {
+    public let name: String
+    /// The meshes and their model → screen-space placements, drawn in order.
+    public var items: [(mesh: TriangleMesh, placement: Matrix4, settings: RasterSettings)]
+    /// Background colour for pixels nothing covers (0…1).
+    public var background: Vec3
+
+    /// A scene of meshes.
+    public init(name: String, items: [(mesh: TriangleMesh, placement: Matrix4, settings: RasterSettings)],
+                background: Vec3 = Vec3(0, 0, 0)) {
+        self.name = name; self.items = items; self.background = background
+    }
+
+    /// The parallax-cube room as a scene.
+    public convenience init(room: CubeRoom) {
+        self.init(name: "cube", items: [(room.mesh(), .identity, RasterSettings())])
+    }
+
+    public var primitiveCount: Int { items.reduce(0) { $0 + $1.mesh.triangleCount } }
+
+    public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
+        var stats = FrameStats()
+        let t0 = MonotonicClock.now()
+        target.clear(background: background)
+        let t1 = MonotonicClock.now()
+        stats.clearMs = (t1 - t0) * 1000
+        for item in items {
+            context.raster.settings = item.settings
+            stats.raster += context.raster.draw(item.mesh, model: item.placement, camera: camera, into: target)
+        }
+        stats.totalMs = (MonotonicClock.now() - t0) * 1000
+        return stats
+    }
+}

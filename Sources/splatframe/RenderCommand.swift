@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import ImageIO
+import RenderCore
+import Viewer
+
+/// `splatframe render`: one frame, headless, to PNG (and optionally a PFM depth map).
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Render one frame headless (no display needed) to a PNG.",
+        discussion: "With --camera the scene is drawn in its own coordinates, as the camera JSON's matrices say; with --eye it is placed behind the screen and seen through the off-axis frustum.")
+
+    @Argument(help: "Scene JSON, mesh or splat file (default: the cube room).") var scene: String?
+    @Option(help: "Eye position X,Y,Z in metres (screen space, Z > 0).") var eye: String?
+    @Option(help: "Camera JSON: {width, height, view[16], projection[16], background[3]}.") var camera: String?
+    @Option(help: "Image size WxH in pixels (default 1280x720, or the camera's).") var size: String?
+    @Option(help: "Output PNG.") var out: String
+    @Option(name: .customLong("depth-out"), help: "Also write camera-space depth (metres along −Z, +inf = empty) as PFM.") var depthOut: String?
+    @Option(help: "Render threads (default: one per core).") var threads: Int?
+    @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var room: RoomOptions
+
+    func run() throws {
+        guard (eye == nil) != (camera == nil) else {
+            throw ViewerError.badOption(name: "--eye/--camera", value: "", reason: "give exactly one of --eye X,Y,Z or --camera CAM.json")
+        }
+        let threads = try WindowOptions(threads: self.threads).validatedThreads()
+        var cam: Camera
+        let (screen, _) = try screenOptions.screen()
+        let scale = try screenOptions.validatedMovementScale()
+        if let camera {
+            cam = try CameraFile.load(camera)
+            if let size {
+                let s = try OptionParsing.size(size)
+                guard s.width == cam.width && s.height == cam.height else {
+                    throw ViewerError.badOption(name: "--size", value: size, reason: "differs from the camera file's \(cam.width)x\(cam.height)")
+                }
+            }
+        } else {
+            let e = try OptionParsing.eye(eye!)
+            let s = try OptionParsing.size(size ?? "1280x720")
+            let neutral = Vec3(0, 0, 0.6)
+            cam = OffAxisFrustum.camera(eye: neutral + (e - neutral) * scale, screen: screen, width: s.width, height: s.height)
+        }
+        let sceneObject: Scene
+        if let path = scene {
+            let loader = try SceneLoader(path: path)
+            sceneObject = try camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
+        } else {
+            sceneObject = MeshScene(room: try room.description().room(screen: screen))
+        }
+        if let bg = (sceneObject as? MeshScene), camera != nil { bg.background = cam.background }
+        let fb = Framebuffer(width: cam.width, height: cam.height)
+        let stats = sceneObject.render(camera: cam, into: fb, context: RenderContext(threads: threads))
+        try ImageFile.savePNG(fb.image(), to: out)
+        if let depthOut { try PFMFile.save(width: fb.width, height: fb.height, values: fb.depthArray, to: depthOut) }
+        FileHandle.standardError.write(Data(String(format: "splatframe: rendered %@ (%d primitives) at %dx%d in %.1f ms -> %@\n",
+                                                   sceneObject.name, sceneObject.primitiveCount, cam.width, cam.height,
+                                                   stats.totalMs, out).utf8))
+    }
+}
+
+extension WindowOptions {
+    init(threads: Int?) {
+        self.init()
+        self.threads = threads
+    }
+}

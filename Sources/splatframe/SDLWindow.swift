@@ -1,0 +1,113 @@
+import CSDL2
+import Foundation
+import RenderCore
+
+/// Errors from the window system.
+enum WindowError: Error, CustomStringConvertible {
+    case noDisplay(String)
+    case sdl(String)
+
+    var description: String {
+        switch self {
+        case let .noDisplay(detail):
+            return "no display (\(detail)): set DISPLAY to open a window, or use `splatframe render` for headless output"
+        case let .sdl(what): return "SDL: \(what)"
+        }
+    }
+}
+
+/// An SDL2 window showing a CPU `Framebuffer` through a streaming RGBA texture.
+/// Owns the SDL window, renderer and texture and frees them in `deinit`.
+final class SDLWindow {
+    private let window: OpaquePointer
+    private let renderer: OpaquePointer
+    private var texture: OpaquePointer?
+    private var textureSize = (0, 0)
+    private(set) var isFullscreen = false
+
+    /// Opens a resizable window of `width`×`height` pixels.
+    init(title: String, width: Int, height: Int, fullscreen: Bool) throws {
+        let env = ProcessInfo.processInfo.environment
+        if (env["DISPLAY"] ?? "").isEmpty && (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            throw WindowError.noDisplay("DISPLAY is not set")
+        }
+        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
+            throw WindowError.noDisplay(String(cString: SDL_GetError()))
+        }
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        let centered = Int32(bitPattern: 0x2FFF_0000) // SDL_WINDOWPOS_CENTERED
+        guard let w = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
+            let e = String(cString: SDL_GetError()); SDL_Quit()
+            throw WindowError.noDisplay(e)
+        }
+        window = w
+        // Prefer a vsync-free accelerated renderer; fall back to SDL's software renderer.
+        if let r = SDL_CreateRenderer(w, -1, SDL_RENDERER_ACCELERATED.rawValue) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) {
+            renderer = r
+        } else {
+            let e = String(cString: SDL_GetError()); SDL_DestroyWindow(w); SDL_Quit()
+            throw WindowError.sdl("cannot create a renderer: \(e)")
+        }
+        isFullscreen = fullscreen
+    }
+
+    deinit {
+        if let texture { SDL_DestroyTexture(texture) }
+        SDL_DestroyRenderer(renderer)
+        SDL_DestroyWindow(window)
+        SDL_Quit()
+    }
+
+    /// The size of the drawable area in pixels.
+    var drawableSize: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &w, &h)
+        return (max(1, Int(w)), max(1, Int(h)))
+    }
+
+    /// The window size in screen coordinates (what mouse positions are measured in).
+    var windowSize: (width: Int, height: Int) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSize(window, &w, &h)
+        return (max(1, Int(w)), max(1, Int(h)))
+    }
+
+    /// Sets the title bar text.
+    func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
+
+    /// Switches between windowed and desktop fullscreen.
+    func toggleFullscreen() {
+        isFullscreen.toggle()
+        SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
+
+    /// Uploads the framebuffer and shows it stretched over the window.
+    func present(_ fb: Framebuffer) throws {
+        if texture == nil || textureSize != (fb.width, fb.height) {
+            if let texture { SDL_DestroyTexture(texture) }
+            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGBA32.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                        Int32(fb.width), Int32(fb.height))
+            guard texture != nil else { throw WindowError.sdl("cannot create texture: \(String(cString: SDL_GetError()))") }
+            textureSize = (fb.width, fb.height)
+        }
+        SDL_UpdateTexture(texture, nil, fb.color, Int32(fb.width * 4))
+        SDL_RenderClear(renderer)
+        SDL_RenderCopy(renderer, texture, nil, nil)
+        SDL_RenderPresent(renderer)
+    }
+
+    /// The physical size of the display the window is on, from SDL's reported DPI, or nil when
+    /// SDL reports none or an implausible value.
+    func physicalDisplaySize() -> ScreenGeometry? {
+        let index = SDL_GetWindowDisplayIndex(window)
+        var mode = SDL_DisplayMode()
+        var hdpi: Float = 0, vdpi: Float = 0
+        guard index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0, SDL_GetDisplayDPI(index, nil, &hdpi, &vdpi) == 0,
+              hdpi > 20, vdpi > 20 else { return nil }
+        let w = Float(mode.w) / hdpi * 0.0254, h = Float(mode.h) / vdpi * 0.0254
+        guard w > 0.05, h > 0.05, w < 20, h < 20 else { return nil }
+        return ScreenGeometry(width: w, height: h)
+    }
+}
