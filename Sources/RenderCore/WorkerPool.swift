@@ -83,17 +83,22 @@ public final class WorkerPool: @unchecked Sendable {
                 while generation == seen && !shuttingDown { lock.wait() }
                 if shuttingDown { lock.unlock(); return }
                 seen = generation
-                let body = self.body
                 let count = itemCount
                 lock.unlock()
 
-                if let body { drain(body, count: count) }
+                runBody(count: count)
 
                 lock.lock()
                 busyWorkers -= 1
                 if busyWorkers == 0 { lock.broadcast() }
                 lock.unlock()
             }
+        }
+
+        /// Runs the current loop body; kept out of line so this thread's reference to the
+        /// closure is released before it reports completion (the caller's closure must not escape).
+        @inline(never) func runBody(count: Int) {
+            if let body { drain(body, count: count) }
         }
 
         func shutDown() {

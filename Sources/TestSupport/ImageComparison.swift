@@ -9,11 +9,14 @@ public struct ImageComparison: CustomStringConvertible {
     public let psnr: Double
     /// Largest absolute per-channel difference (0…255) over RGB.
     public let maxError: Int
-    /// Number of pixels whose RGB differ at all.
+    /// Number of pixels with a channel differing by more than the tolerance.
     public let differingPixels: Int
+    /// The per-channel difference up to which a pixel counts as equal.
+    public let tolerance: Int
 
     /// Compares `actual` with `expected` (same size required; a size mismatch gives psnr 0, maxError 255).
-    public init(_ actual: RGBAImage, _ expected: RGBAImage) {
+    public init(_ actual: RGBAImage, _ expected: RGBAImage, tolerance: Int = 0) {
+        self.tolerance = tolerance
         guard actual.width == expected.width, actual.height == expected.height else {
             psnr = 0; maxError = 255; differingPixels = actual.pixels.count; return
         }
@@ -23,7 +26,7 @@ public struct ImageComparison: CustomStringConvertible {
             var any = false
             for c in 0..<3 {
                 let d = abs(Int(a[c]) - Int(b[c]))
-                if d > 0 { any = true }
+                if d > tolerance { any = true }
                 mx = max(mx, d); se += Double(d * d)
             }
             if any { diff += 1 }
@@ -34,7 +37,7 @@ public struct ImageComparison: CustomStringConvertible {
     }
 
     public var description: String {
-        "PSNR \(psnr.isFinite ? String(format: "%.2f", psnr) : "inf") dB, max error \(maxError), \(differingPixels) pixels differ"
+        "PSNR \(psnr.isFinite ? String(format: "%.2f", psnr) : "inf") dB, max error \(maxError), \(differingPixels) pixels differ by more than \(tolerance)"
     }
 
     /// A picture of the absolute differences, amplified ×8 for visibility.

@@ -27,23 +27,76 @@ enum TileRasterizer {
         let stepX = s.pointee.stepX, stepY = s.pointee.stepY
         var rowEdge = s.pointee.edge &+ stepY &* Int64(ys - minY) &+ stepX &* Int64(xs - minX)
         let m = materials + Int(s.pointee.material)
+        let width = Int64(xe - xs)
         for y in ys...ye {
             var lo = xs, hi = xe
             for i in 0..<3 {
                 let e = rowEdge[i], sx = stepX[i]
+                let eEnd = e &+ sx &* width
+                if e >= 0 && eEnd >= 0 { continue }          // the whole row is inside this edge
+                if e < 0 && eEnd < 0 { hi = -1; break }      // the whole row is outside
                 if sx > 0 {
-                    if e < 0 { lo = max(lo, xs + Int((-e + sx - 1) / sx)) }
-                } else if sx < 0 {
-                    if e < 0 { hi = -1; break }
+                    lo = max(lo, xs + Int((-e + sx - 1) / sx))
+                } else {
                     hi = min(hi, xs + Int(e / -sx))
-                } else if e < 0 {
-                    hi = -1; break
                 }
             }
             if lo <= hi {
-                span(s, y: y, from: lo, to: hi, target: target, m: m, light: light)
+                if m.pointee.fastTextured {
+                    texturedSpan(s, y: y, from: lo, to: hi, target: target, m: m)
+                } else {
+                    span(s, y: y, from: lo, to: hi, target: target, m: m, light: light)
+                }
             }
             rowEdge &+= stepY
+        }
+    }
+
+    /// The fast path for unlit textured surfaces with white vertex colours (pictures on walls):
+    /// only 1/w and u/w, v/w are stepped; the mip level is chosen once per 8 pixels.
+    @inline(__always)
+    static func texturedSpan(_ s: UnsafePointer<TriangleSetup>, y: Int, from lo: Int, to hi: Int, target: RasterTarget,
+                             m: UnsafePointer<MaterialState>) {
+        let dx = Float(lo - Int(s.pointee.minX)), dy = Float(y - Int(s.pointee.minY))
+        let w = s.pointee.invW
+        let a = s.pointee.attrA, b = s.pointee.attrB, c = s.pointee.attrC
+        let ua = a[0], va = a[1], ub = b[0], vb = b[1]
+        var invW = w.z + w.x * dx + w.y * dy
+        var uw = c[0] + ua * dx + ub * dy
+        var vw = c[1] + va * dx + vb * dy
+        let row = y &* target.width
+        let color = target.color, depth = target.depth
+        let texels = m.pointee.texels!, levels = m.pointee.levels!
+        let tw = m.pointee.width, th = m.pointee.height, levelCount = m.pointee.levelCount
+        let tint = m.pointee.baseColor
+        let white = tint == SIMD4<Float>(1, 1, 1, 1)
+        var x = lo
+        while x <= hi {
+            // Mip level from the analytic derivatives at the first pixel of each group of 8.
+            let d0 = 1 / invW
+            let u0 = uw * d0, v0 = vw * d0
+            let dudx = (ua - u0 * w.x) * d0 * tw, dvdx = (va - v0 * w.x) * d0 * th
+            let dudy = (ub - u0 * w.y) * d0 * tw, dvdy = (vb - v0 * w.y) * d0 * th
+            let rho2 = max(dudx * dudx + dvdx * dvdx, dudy * dudy + dvdy * dvdy)
+            let level = levels[TextureSampler.level(rho2: rho2, levelCount: levelCount)]
+            let lw = Int32(level.width), lh = Int32(level.height), fw = Float(level.width), fh = Float(level.height)
+            let groupEnd = min(hi, x &+ 7)
+            while x <= groupEnd {
+                let idx = row &+ x
+                let d = 1 / invW
+                if d < depth[idx] {
+                    depth[idx] = d
+                    let texel = TextureSampler.samplePacked(texels, offset: level.offset, width: lw, height: lh,
+                                                            fw: fw, fh: fh, u: uw * d, v: vw * d)
+                    if white {
+                        color[idx] = texel | 0xFF00_0000
+                    } else {
+                        color[idx] = pack(TextureSampler.unpack(texel) * (1 / 255) * tint)
+                    }
+                }
+                invW += w.x; uw += ua; vw += va
+                x &+= 1
+            }
         }
     }
 

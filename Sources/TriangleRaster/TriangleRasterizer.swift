@@ -89,7 +89,7 @@ public final class TriangleRasterizer: @unchecked Sendable {
         }
         ensureChunks(workItems.count)
         let materials = mesh.materials.isEmpty ? [TriangleMesh.Material()] : mesh.materials
-        ensureMaterials(materials)
+        ensureMaterials(materials, hasVertexColors: mesh.colors.count == mesh.vertexCount)
 
         let width = target.width, height = target.height
         let tilesX = (width + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
@@ -199,12 +199,12 @@ public final class TriangleRasterizer: @unchecked Sendable {
         }
     }
 
-    private func ensureMaterials(_ materials: [TriangleMesh.Material]) {
+    private func ensureMaterials(_ materials: [TriangleMesh.Material], hasVertexColors: Bool) {
         if materialCapacity < materials.count {
             materialStates.deallocate()
             materialCapacity = materials.count
             materialStates = .allocate(capacity: materialCapacity)
         }
-        for (i, m) in materials.enumerated() { materialStates[i] = MaterialState(m) }
+        for (i, m) in materials.enumerated() { materialStates[i] = MaterialState(m, hasVertexColors: hasVertexColors) }
     }
 }

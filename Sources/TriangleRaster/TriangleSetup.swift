@@ -80,11 +80,10 @@ struct TriangleSetupBuilder {
         var v1 = v1in, v2 = v2in
         var area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
         if area == 0 { return }
-        let front = area > 0
-        if !front {
-            if cullBackFaces { return }
-            swap(&p1, &p2); swap(&v1, &v2); area = -area
-        }
+        // Counter-clockwise in OpenGL's y-up NDC is clockwise (negative area) in y-down pixels.
+        let front = area < 0
+        if !front && cullBackFaces { return }
+        if area < 0 { swap(&p1, &p2); swap(&v1, &v2); area = -area }   // inside is E ≥ 0 from here on
         // Pixels whose centres (k + 0.5 px = 256k + 128) can lie inside the bounding box.
         let minFx = min(p0.x, p1.x, p2.x), maxFx = max(p0.x, p1.x, p2.x)
         let minFy = min(p0.y, p1.y, p2.y), maxFy = max(p0.y, p1.y, p2.y)

@@ -43,7 +43,7 @@ public enum CameraFile {
                 throw ViewerError.badJSON(path: path, reason: "\"\(key)\" has \(arr.count) numbers, expected \(count)")
             }
             return try arr.enumerated().map { i, v in
-                guard let n = v as? NSNumber, !(v is Bool), n.doubleValue.isFinite else {
+                guard let n = v as? NSNumber, !CameraFile.isBoolean(v), n.doubleValue.isFinite else {
                     throw ViewerError.badJSON(path: path, reason: "\"\(key)\"[\(i)] is not a finite number")
                 }
                 return Float(n.doubleValue)
@@ -57,7 +57,7 @@ public enum CameraFile {
             let b = try numbers("background", count: 3)
             bg = Vec3(b[0], b[1], b[2])
         }
-        guard proj.c2.w != 0 || proj.c3.w != 0 || proj.c0.w != 0 || proj.c1.w != 0 else {
+        guard proj.c0.w != 0 || proj.c1.w != 0 || proj.c2.w != 0 else {
             throw ViewerError.badJSON(path: path, reason: "\"projection\" has no perspective row (w is constant)")
         }
         return Camera(width: w, height: h, view: view, projection: proj, background: bg)
@@ -68,6 +68,12 @@ public enum CameraFile {
         func list(_ m: [Float]) -> String { "[" + m.map { "\($0)" }.joined(separator: ",") + "]" }
         return "{\"width\":\(c.width),\"height\":\(c.height),\"view\":\(list(c.view.columnMajor)),"
             + "\"projection\":\(list(c.projection.columnMajor)),\"background\":\(list([c.background.x, c.background.y, c.background.z]))}"
+    }
+
+    /// JSON `true`/`false` (which bridge to NSNumber) are not numbers here.
+    static func isBoolean(_ v: Any) -> Bool {
+        let s = String(describing: v)
+        return s == "true" || s == "false"
     }
 
     static func jsonErrorDetail(_ error: Error) -> String {

@@ -1,3 +1,4 @@
+import Procedural
 import RenderCore
 import TriangleRaster
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImageIO
+import Procedural
 import RenderCore
 
 /// A scene file (`Scenes/*.json`): which experience to show and its settings.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Procedural
 import RenderCore
 import Viewer
 

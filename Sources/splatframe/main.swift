@@ -3,6 +3,14 @@
 import ArgumentParser
 import Foundation
 
+// A parent may start us with signals blocked (test runners do); SDL turns SIGINT/SIGTERM into
+// a quit event only if they can be delivered.
+var signals = sigset_t()
+sigemptyset(&signals)
+sigaddset(&signals, SIGINT)
+sigaddset(&signals, SIGTERM)
+pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+
 do {
     var command = try SplatFrameCommand.parseAsRoot()
     try command.run()

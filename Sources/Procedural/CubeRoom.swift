@@ -1,5 +1,5 @@
 import Foundation
-import Procedural
+
 import RenderCore
 
 /// The parallax-cube room: a box whose open front face is exactly the screen rectangle and

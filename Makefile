@@ -1,0 +1,42 @@
+# SplatFrame — two commands: `make run` (the demo window) and `make test` (the whole suite).
+# Both install the Debian packages the project needs first (apt-get as root, else through sudo).
+
+SWIFT        ?= swift
+PACKAGES      = libsdl2-dev libsdl2-image-dev zlib1g-dev libzstd-dev pkg-config
+TEST_PACKAGES = xvfb xauth imagemagick
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test build deps test-deps bench fuzz clean
+
+run: deps
+	$(SWIFT) build -c release --product splatframe
+	.build/release/splatframe $(ARGS)
+
+build: deps
+	$(SWIFT) build -c release --product splatframe
+
+test: deps test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release --product splatframe
+	.build/release/splatframe bench cube
+	.build/release/splatframe bench sphere:70000
+
+fuzz: deps
+	bash Fuzz/run.sh $(SECONDS)
+
+# Installs only what is missing, so repeated runs cost nothing.
+deps:
+	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+test-deps:
+	@missing=$$(for p in $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+clean:
+	rm -rf .build

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Finds the built `splatframe` executable for end-to-end tests.
+public enum BinaryLocator {
+    /// The newest of `.build/{debug,release}/splatframe`, or nil when neither exists.
+    public static func splatframe() -> String? {
+        var candidates: [String] = []
+        if let dir = Bundle.main.executableURL?.deletingLastPathComponent().path { candidates.append("\(dir)/splatframe") }
+        for config in ["debug", "release"] {
+            candidates.append(TestData.projectRoot.appendingPathComponent(".build/\(config)/splatframe").path)
+        }
+        let existing = candidates.filter { FileManager.default.isExecutableFile(atPath: $0) }
+        return existing.max { a, b in
+            let da = (try? FileManager.default.attributesOfItem(atPath: a)[.modificationDate] as? Date) ?? .distantPast
+            let db = (try? FileManager.default.attributesOfItem(atPath: b)[.modificationDate] as? Date) ?? .distantPast
+            return (da ?? .distantPast) < (db ?? .distantPast)
+        }
+    }
+
+    /// Runs a command to completion and returns its exit code, stdout and stderr.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+        -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
