@@ -2,7 +2,7 @@
 
 /// Settings of a `HeadTracker`. Units: metres, seconds; screen space.
 public struct HeadTrackerSettings: Sendable, Equatable {
-    /// Smoothing filter (default `FilterSpec.default`, One Euro 1.0,0.0,1.0).
+    /// Smoothing filter (default `FilterSpec.default`: One Euro 0.3,20,1, tuned on the real log).
     public var filter: FilterSpec = .default
     /// Prediction horizon in seconds (LaViola DESP after the filter); nil = no prediction.
     public var predictionHorizon: Double? = nil

@@ -8,7 +8,7 @@ import Foundation
 /// { "screenWidthMM": 597, "screenHeightMM": 336,
 ///   "cameraPositionMM": [0, 180, 10],
 ///   "opentrackAxes": "x,y,-z", "opentrackOrigin": "centred",
-///   "filter": "oneeuro:1.0,0.0,1.0", "predictMs": 0,
+///   "filter": "oneeuro:0.3,20,1", "predictMs": 0,
 ///   "movementScale": 1.0, "axisStrength": [1, 1, 1],
 ///   "neutralEyeMM": [0, 0, 600], "head": "mouse" }
 /// ```

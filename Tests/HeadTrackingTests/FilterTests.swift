@@ -103,7 +103,7 @@ import Testing
         #expect(try FilterSpec(parsing: "none") == .none)
         #expect(try FilterSpec(parsing: "ema") == .ema(alpha: 0.3))
         #expect(try FilterSpec(parsing: "EMA:0.5") == .ema(alpha: 0.5))
-        #expect(try FilterSpec(parsing: "oneeuro") == .oneEuro(minCutoff: 1, beta: 0, dCutoff: 1))
+        #expect(try FilterSpec(parsing: "oneeuro") == FilterSpec.defaultOneEuro)
         #expect(try FilterSpec(parsing: "oneeuro:0.8, 0.5, 1.2") == .oneEuro(minCutoff: 0.8, beta: 0.5, dCutoff: 1.2))
         for bad in ["", "ema:0", "ema:1.5", "ema:x", "oneeuro:1,2", "oneeuro:0,0,1", "oneeuro:1,-1,1", "kalman", "none:1", "ema:nan"] {
             #expect(throws: HeadTrackingError.self, "\(bad)") { try FilterSpec(parsing: bad) }
