@@ -84,8 +84,8 @@ public final class UDPSource: PoseSource {
         }
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw HeadTrackingError.socket(call: "socket", errno: errno, detail: name) }
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        // No SO_REUSEADDR: on Linux it would let a second UDP socket bind the same port and
+        // silently steal the datagrams; UDP has no TIME_WAIT, so rebinding works without it.
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
