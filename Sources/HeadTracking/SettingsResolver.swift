@@ -1,4 +1,5 @@
 // SettingsResolver — effective head-tracking settings and where each value came from.
+import Foundation
 import RenderCore
 
 /// Where an effective setting came from.
@@ -51,15 +52,16 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
 
     /// One `(name, value, origin)` row per setting, for `splatframe config`.
     public var rows: [(name: String, value: String, origin: SettingOrigin)] {
-        func v(_ x: Vec3d, _ unit: Double = 1) -> String { "\(x.x * unit),\(x.y * unit),\(x.z * unit)" }
+        func n(_ d: Double) -> String { String(format: "%g", (d * 1e6).rounded() / 1e6) }
+        func v(_ x: Vec3d, _ unit: Double = 1) -> String { "\(n(x.x * unit)),\(n(x.y * unit)),\(n(x.z * unit))" }
         return [
-            ("screen", "\(Double(screen.value.width) * 1000)x\(Double(screen.value.height) * 1000) mm", screen.origin),
+            ("screen", "\(n((Double(screen.value.width) * 1000).rounded()))x\(n((Double(screen.value.height) * 1000).rounded())) mm", screen.origin),
             ("camera position", v(cameraPosition.value, 1000) + " mm", cameraPosition.origin),
             ("neutral eye", v(neutralEye.value, 1000) + " mm", neutralEye.origin),
             ("head", head.value.description, head.origin),
             ("filter", filter.value.description, filter.origin),
-            ("predict", "\(predictMs.value) ms", predictMs.origin),
-            ("movement scale", "\(movementScale.value)", movementScale.origin),
+            ("predict", "\(n(predictMs.value)) ms", predictMs.origin),
+            ("movement scale", n(movementScale.value), movementScale.origin),
             ("axis strength", v(axisStrength.value), axisStrength.origin),
             ("opentrack axes", opentrackAxes.value.description, opentrackAxes.origin),
             ("opentrack origin", opentrackOrigin.value, opentrackOrigin.origin),

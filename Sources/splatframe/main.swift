@@ -1,2 +1,2 @@
 import ArgumentParser
-SplatFrameCommand.main()
+SplatFrameCommand.mainReportingErrors()
