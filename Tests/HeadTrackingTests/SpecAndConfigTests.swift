@@ -64,3 +64,26 @@ import RenderCore
         #expect(TrackingConfig.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/splatframe/config.json")
     }
 }
+
+@Suite struct SessionTests {
+    @Test func replaySessionIsDeterministicAndRecords() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ses-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let logPath = dir.appendingPathComponent("in.csv").path
+        try "t,x,y,z\n0,0,0,0.6\n1,0.1,0,0.6\n".write(toFile: logPath, atomically: true, encoding: .utf8)
+        var o = HeadTrackingOptions()
+        o.head = .replay(path: logPath); o.recordPath = dir.appendingPathComponent("rec.csv").path
+        o.filter = FilterSpec.none
+        let session = try HeadTrackingSession(options: o, configPath: dir.appendingPathComponent("none.json").path)
+        #expect(session.settings.head.origin == .flag)
+        var last = session.pose(atFrameTime: 0)
+        for k in 1...60 { last = session.pose(atFrameTime: Double(k) / 60) }
+        session.stop()
+        #expect(last.state == .tracking)
+        #expect(abs(last.position.x - 0.1) < 1e-9)
+        let rec = try PoseLogReader().read(path: o.recordPath!)
+        #expect(rec.samples.count == 61)
+        #expect(session.recordError == nil)
+    }
+}
