@@ -16,6 +16,9 @@ struct TrackRecordCommand: ParsableCommand {
     @Option(help: "Prediction horizon in milliseconds.") var predict: Double?
     @Flag(help: "Replay: loop.") var loop = false
     @Option(help: "Replay: speed factor.") var speed: Double = 1
+    @Flag(help: "Replay: move the log's median position to the nominal eye (0, 0, 0.6) m.") var recenter = false
+    @Option(help: "Replay: remap/negate log axes, e.g. x,-z,y.") var axes: String?
+    @Flag(help: "Replay: skip bad log lines instead of failing.") var lenient = false
     @Option(help: "Config file (default $XDG_CONFIG_HOME/splatframe/config.json).") var config: String?
 
     func run() throws {
@@ -26,9 +29,14 @@ struct TrackRecordCommand: ParsableCommand {
             var options = HeadTrackingOptions()
             options.head = try HeadSourceSpec(parsing: head)
             options.filter = try filter.map(FilterSpec.init(parsing:))
+            if let p = predict, !(p >= 0 && p <= 1000) { throw CommandError("--predict must be 0…1000 ms") }
             options.predictMs = predict
             options.loop = loop
+            guard speed > 0, speed.isFinite else { throw CommandError("--speed must be > 0") }
             options.speed = speed
+            options.recenter = recenter
+            options.axes = try axes.map(AxisMapping.init(parsing:))
+            options.lenient = lenient
             if case .mouse = options.head { throw CommandError("--head mouse needs a window; use fixed:, replay: or udp") }
             let path = config ?? TrackingConfig.defaultPath()
             let settings = SettingsResolver.resolve(config: try TrackingConfig.load(path: path), configPath: path, flags: options)
