@@ -5,4 +5,11 @@
 // centre, x right, y up, +z toward the viewer).
 // Contract: sources run off the render thread and publish their newest sample through a
 // `Mutex`; reading the pose never blocks the frame loop.
+//
+// Data flow (one frame):  PoseSource.latest() → HeadTracker.update(sample:at:)
+//   → calibration (axis remap + offset) → movement scale / per-axis strength
+//   → filter (EMA | One Euro | none) → optional prediction (LaViola DESP)
+//   → lost-tracking hold/ease → HeadPose (HeadPose.eye feeds OffAxisFrustum).
+// Time: every timestamp is in seconds on one clock per run: `MonotonicClock.now()` for
+// live sources, the frame time for deterministic replay (bench, export, tests).
 import RenderCore

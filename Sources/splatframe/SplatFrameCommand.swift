@@ -5,6 +5,7 @@ struct SplatFrameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splatframe",
         abstract: "A head-tracked window into 3D, rendered on the CPU.",
-        subcommands: [CubeCommand.self, OpenCommand.self, RenderCommand.self, FrustumCommand.self, BenchCommand.self],
+        subcommands: [CubeCommand.self, OpenCommand.self, RenderCommand.self, FrustumCommand.self, BenchCommand.self,
+                      TrackCommand.self, ConfigCommand.self],
         defaultSubcommand: CubeCommand.self)
 }

@@ -1,0 +1,45 @@
+// HeadPose — what the frame loop consumes: one smoothed, calibrated eye point per frame.
+import RenderCore
+
+/// Where the tracker stands with respect to its source, for the HUD.
+public enum TrackingState: String, Sendable, Equatable, CaseIterable {
+    /// Fresh samples arrive; the pose follows the (filtered) head.
+    case tracking
+    /// Samples stopped (or confidence 0): the last pose is held.
+    case holding
+    /// Still no samples: easing from the held pose to the neutral eye (smoothstep).
+    case easingOut
+    /// No samples (or never any): the pose is the neutral eye.
+    case lost
+    /// Samples came back: easing from the current pose to the live one (smoothstep).
+    case easingIn
+}
+
+/// The viewer's eye for one frame, in screen space.
+public struct HeadPose: Equatable, Sendable {
+    /// Frame time in seconds (the time passed to `HeadTracker.update`).
+    public var time: Double
+    /// Eye position in metres, screen space (x right, y up, +z toward the viewer).
+    public var position: Vec3d
+    /// Head yaw, pitch, roll in radians when the source reports them.
+    public var rotation: Vec3d?
+    /// The tracker's state this frame.
+    public var state: TrackingState
+    /// The unfiltered (calibrated, scaled) position of the newest sample, for recording.
+    public var rawPosition: Vec3d?
+    /// Frame time minus the newest sample's publish time, in seconds (nil without a sample).
+    public var latency: Double?
+
+    /// Creates a pose.
+    public init(time: Double, position: Vec3d, rotation: Vec3d? = nil, state: TrackingState,
+                rawPosition: Vec3d? = nil, latency: Double? = nil) {
+        self.time = time; self.position = position; self.rotation = rotation
+        self.state = state; self.rawPosition = rawPosition; self.latency = latency
+    }
+
+    /// The eye point for `OffAxisFrustum.matrices(eye:screen:)`, z clamped to ≥ 1 cm so the
+    /// frustum stays valid even for a bad sample.
+    public var eye: Vec3 {
+        Vec3(Float(position.x), Float(position.y), Float(max(position.z, 0.01)))
+    }
+}

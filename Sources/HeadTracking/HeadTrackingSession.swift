@@ -1,0 +1,88 @@
+// HeadTrackingSession — source + tracker + optional recorder, built from flags and config.
+import RenderCore
+
+/// Everything a window, bench or export run needs for head tracking, in one object.
+///
+/// ```swift
+/// let session = try HeadTrackingSession(options: head.resolved(), displayScreen: reportedSize)
+/// try session.start()
+/// defer { session.stop() }
+/// // window:  session.mouse?.update(normalizedX:normalizedY:), session.mouse?.scroll(delta:)
+/// let pose = session.pose(at: MonotonicClock.now())          // live, once per frame
+/// let pose = session.pose(atFrameTime: Double(i) / fps)     // bench/export: deterministic
+/// let camera = OffAxisFrustum.camera(eye: pose.eye, screen: session.screen, width: w, height: h)
+/// ```
+public final class HeadTrackingSession {
+    /// The effective settings and where each came from.
+    public let settings: EffectiveTrackingSettings
+    /// The parsed flags.
+    public let options: HeadTrackingOptions
+    /// The source (not started until `start()`).
+    public let source: any PoseSource
+    /// The tracker.
+    public let tracker: HeadTracker
+    /// The recorder when `--record` was given.
+    public let recorder: PoseRecorder?
+    /// The first recording error, if any (recording then stops; the frame loop goes on).
+    public private(set) var recordError: HeadTrackingError?
+
+    /// Builds the session: loads the config (`configPath` or the XDG default), resolves
+    /// settings, creates the source and, with `--record`, the recorder. Throws
+    /// `HeadTrackingError` (bad config, unreadable log, webcam not available, …).
+    public init(options: HeadTrackingOptions, configPath: String? = nil, screenFlag: ScreenGeometry? = nil,
+                displayScreen: ScreenGeometry? = nil, clock: @escaping ClockFunction = MonotonicClock.now) throws {
+        let path = configPath ?? TrackingConfig.defaultPath()
+        let config = try TrackingConfig.load(path: path)
+        let s = SettingsResolver.resolve(config: config, configPath: path, flags: options,
+                                         screenFlag: screenFlag, displayScreen: displayScreen)
+        self.settings = s
+        self.options = options
+        self.source = try HeadSourceFactory.make(s.head.value, settings: s, options: options, clock: clock)
+        self.tracker = HeadTracker(source: source, settings: s.trackerSettings)
+        self.recorder = try options.recordPath.map {
+            try PoseRecorder(path: $0, comment: ["splatframe head \(s.head.value), filter \(s.filter.value)"])
+        }
+    }
+
+    /// The physical screen (metres) to pass to `OffAxisFrustum`.
+    public var screen: ScreenGeometry { settings.screen.value }
+
+    /// The mouse source, when that is the source (the window feeds it cursor and wheel events).
+    public var mouse: MouseSource? { source as? MouseSource }
+
+    /// Starts the source's thread / socket.
+    public func start() throws { try source.start() }
+
+    /// Stops the source and closes the recording.
+    public func stop() {
+        source.stop()
+        do { try recorder?.close() } catch { noteRecordError(error) }
+    }
+
+    /// Live: the pose for frame time `t` (seconds on `MonotonicClock`) from the source's newest sample.
+    public func pose(at t: Double) -> HeadPose {
+        record(tracker.pose(at: t))
+    }
+
+    /// Deterministic (bench, export): a replay source is sampled at the frame time `t`
+    /// (seconds since the run started) instead of the wall clock; other sources behave as `pose(at:)`.
+    public func pose(atFrameTime t: Double) -> HeadPose {
+        if let replay = source as? ReplaySource {
+            return record(tracker.update(sample: replay.sample(at: t), at: t))
+        }
+        return pose(at: t)
+    }
+
+    private func record(_ pose: HeadPose) -> HeadPose {
+        if let recorder, recordError == nil {
+            do { try recorder.record(pose) } catch { noteRecordError(error) }
+        }
+        return pose
+    }
+
+    private func noteRecordError(_ error: Error) {
+        if recordError == nil {
+            recordError = (error as? HeadTrackingError) ?? .writeFailed(file: recorder?.path ?? "?", reason: "\(error)")
+        }
+    }
+}

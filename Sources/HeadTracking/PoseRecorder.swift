@@ -1,0 +1,72 @@
+// PoseRecorder — writes the raw and filtered pose of every frame to a CSV log.
+import Foundation
+
+/// Records one row per frame. Columns (header line, after `#` comments):
+///
+/// | column | meaning |
+/// |---|---|
+/// | `t` | frame time, seconds since the first recorded frame |
+/// | `x,y,z` | raw eye: the newest sample after calibration and movement scaling, before the filter (metres, screen space); the output pose when there is no fresh sample |
+/// | `confidence` | 1 with a fresh sample, 0 without (so replaying the file reproduces the dropout) |
+/// | `filtered_x,filtered_y,filtered_z` | the pose the renderer used (filtered, eased), metres |
+/// | `state` | 0 tracking, 1 holding, 2 easingOut, 3 lost, 4 easingIn |
+/// | `latency_ms` | frame time − sample publish time, milliseconds (−1 without a sample) |
+///
+/// The file is a valid log in our format (`t,x,y,z` + `confidence`; the other columns are
+/// ignored on reading), so `--head replay:FILE` replays the raw track.
+public final class PoseRecorder {
+    /// Output path.
+    public let path: String
+    private let handle: FileHandle
+    private var buffer = ""
+    private var t0: Double?
+    /// Rows written so far.
+    public private(set) var rows = 0
+
+    /// Creates (truncates) `path` and writes the header; `comment` lines go first as `# …`.
+    public init(path: String, comment: [String] = []) throws {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+              let h = FileHandle(forWritingAtPath: path) else {
+            throw HeadTrackingError.writeFailed(file: path, reason: "cannot create file")
+        }
+        handle = h
+        for c in comment { buffer += "# \(c)\n" }
+        buffer += "t,x,y,z,confidence,filtered_x,filtered_y,filtered_z,state,latency_ms\n"
+    }
+
+    deinit { try? close() }
+
+    /// State codes used in the `state` column.
+    public static func code(_ s: TrackingState) -> Int {
+        switch s { case .tracking: 0; case .holding: 1; case .easingOut: 2; case .lost: 3; case .easingIn: 4 }
+    }
+
+    /// Appends the row for `pose`.
+    public func record(_ pose: HeadPose) throws {
+        let t = pose.time - (t0 ?? pose.time)
+        if t0 == nil { t0 = pose.time }
+        let r = pose.rawPosition ?? pose.position
+        let f = PoseLogWriter.fmt
+        let lat = pose.latency.map { f(($0 * 1000 * 1000).rounded() / 1000) } ?? "-1"
+        buffer += "\(f(t)),\(f(r.x)),\(f(r.y)),\(f(r.z)),\(pose.rawPosition == nil ? 0 : 1),"
+        buffer += "\(f(pose.position.x)),\(f(pose.position.y)),\(f(pose.position.z)),\(Self.code(pose.state)),\(lat)\n"
+        rows += 1
+        if buffer.utf8.count > 1 << 16 { try flush() }
+    }
+
+    /// Writes buffered rows to the file.
+    public func flush() throws {
+        guard !buffer.isEmpty else { return }
+        do { try handle.write(contentsOf: Data(buffer.utf8)) } catch {
+            throw HeadTrackingError.writeFailed(file: path, reason: "\(error.localizedDescription)")
+        }
+        buffer = ""
+    }
+
+    /// Flushes and closes the file (idempotent).
+    public func close() throws {
+        try flush()
+        try? handle.close()
+    }
+}

@@ -1,0 +1,89 @@
+// SpecAndConfigTests — --head parsing, the config file and where settings come from.
+import Foundation
+import Testing
+import RenderCore
+@testable import HeadTracking
+
+@Suite struct SpecAndConfigTests {
+    @Test func headSourceSpecs() throws {
+        #expect(try HeadSourceSpec(parsing: "mouse") == .mouse)
+        #expect(try HeadSourceSpec(parsing: "udp") == .udp(host: "127.0.0.1", port: 4242))
+        #expect(try HeadSourceSpec(parsing: "udp:0.0.0.0") == .udp(host: "0.0.0.0", port: 4242))
+        #expect(try HeadSourceSpec(parsing: "udp:5000") == .udp(host: "127.0.0.1", port: 5000))
+        #expect(try HeadSourceSpec(parsing: "udp:192.168.1.2:4243") == .udp(host: "192.168.1.2", port: 4243))
+        #expect(try HeadSourceSpec(parsing: "replay:/tmp/a:b.csv") == .replay(path: "/tmp/a:b.csv"))
+        #expect(try HeadSourceSpec(parsing: "fixed:0,0.1,0.7") == .fixed(Vec3d(0, 0.1, 0.7)))
+        #expect(try HeadSourceSpec(parsing: "webcam") == .webcam(device: nil))
+        for bad in ["", "udp:0", "udp:70000", "udp:1.2.3:80", "udp:a:b:c", "replay:", "fixed:1,2", "kinect"] {
+            #expect(throws: HeadTrackingError.self, "\(bad)") { try HeadSourceSpec(parsing: bad) }
+        }
+    }
+
+    @Test func webcamIsRecognisedButNotAvailable() throws {
+        let settings = SettingsResolver.resolve(config: nil, configPath: "-", flags: HeadTrackingOptions())
+        #expect(throws: HeadTrackingError.notAvailable("webcam head tracking (a later issue); use --head mouse, udp or replay:LOG")) {
+            try HeadSourceFactory.make(.webcam(device: nil), settings: settings)
+        }
+    }
+
+    @Test func resolverPrecedenceAndOrigins() throws {
+        var config = TrackingConfig()
+        config.screenWidthMM = 500; config.screenHeightMM = 300
+        config.filter = "ema:0.5"; config.movementScale = 1.5; config.cameraPositionMM = [0, 180, 0]
+        var flags = HeadTrackingOptions()
+        flags.filter = FilterSpec.none
+        let display = ScreenGeometry(width: 0.7, height: 0.4)
+        let s = SettingsResolver.resolve(config: config, configPath: "c.json", flags: flags, displayScreen: display)
+        #expect(s.filter == Resolved(FilterSpec.none, .flag))
+        #expect(s.movementScale == Resolved(1.5, .configFile))
+        #expect(s.screen.origin == .configFile && abs(s.screen.value.width - 0.5) < 1e-6)
+        #expect(s.head == Resolved(HeadSourceSpec.mouse, .default))
+        #expect(abs(s.cameraPosition.value.y - 0.18) < 1e-12)
+        let d = SettingsResolver.resolve(config: nil, configPath: "c.json", flags: HeadTrackingOptions(), displayScreen: display)
+        #expect(d.screen == Resolved(display, .display))
+        #expect(d.filter == Resolved(FilterSpec.default, .default))
+        #expect(d.rows.count == 10)
+        var eye = HeadTrackingOptions(); eye.eye = Vec3d(0, 0, 1); eye.head = .mouse
+        #expect(SettingsResolver.resolve(config: nil, configPath: "", flags: eye).head.value == .fixed(Vec3d(0, 0, 1)))
+    }
+
+    @Test func configFileLoadingAndErrors() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("config.json").path
+        #expect(try TrackingConfig.load(path: path) == nil)
+        try #"{"screenWidthMM": 597, "filter": "oneeuro:1,0,1", "opentrackAxes": "x,y,-z"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let c = try #require(try TrackingConfig.load(path: path))
+        #expect(c.screenWidthMM == 597 && c.filter == "oneeuro:1,0,1")
+        for bad in [#"{"screenWidthMM": -1}"#, #"{"filter": "kalman"}"#, #"{"screenWidthMM": "wide"}"#, "{", #"{"axisStrength": [1,2]}"#] {
+            try bad.write(toFile: path, atomically: true, encoding: .utf8)
+            #expect(throws: HeadTrackingError.self, "\(bad)") { try TrackingConfig.load(path: path) }
+        }
+        #expect(TrackingConfig.defaultPath(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/splatframe/config.json")
+        #expect(TrackingConfig.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/splatframe/config.json")
+    }
+}
+
+@Suite struct SessionTests {
+    @Test func replaySessionIsDeterministicAndRecords() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ses-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let logPath = dir.appendingPathComponent("in.csv").path
+        try "t,x,y,z\n0,0,0,0.6\n1,0.1,0,0.6\n".write(toFile: logPath, atomically: true, encoding: .utf8)
+        var o = HeadTrackingOptions()
+        o.head = .replay(path: logPath); o.recordPath = dir.appendingPathComponent("rec.csv").path
+        o.filter = FilterSpec.none
+        let session = try HeadTrackingSession(options: o, configPath: dir.appendingPathComponent("none.json").path)
+        #expect(session.settings.head.origin == .flag)
+        var last = session.pose(atFrameTime: 0)
+        for k in 1...60 { last = session.pose(atFrameTime: Double(k) / 60) }
+        session.stop()
+        #expect(last.state == .tracking)
+        #expect(abs(last.position.x - 0.1) < 1e-9)
+        let rec = try PoseLogReader().read(path: o.recordPath!)
+        #expect(rec.samples.count == 61)
+        #expect(session.recordError == nil)
+    }
+}
