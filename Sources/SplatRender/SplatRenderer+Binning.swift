@@ -1,0 +1,58 @@
+// SplatRenderer+Binning — stage 3: count tiles, tile ranges, duplicate into tile lists.
+//
+// Walking the depth-sorted splats and appending each to every tile its rectangle touches is
+// the last (tile-digit) pass of a stable LSD sort by the 64-bit key (tile << 32 | depth
+// bits): each tile's list comes out in (depth, splat index) order. Workers take contiguous
+// chunks of the sorted splats; offsets are tile-major, worker-minor, so order is preserved.
+
+extension SplatRenderer {
+    /// Fills `tileStart[0...tiles]` and `tileList`; returns the number of (tile, splat) pairs.
+    func binTiles(count n: Int, tilesX: Int, tilesY: Int) -> Int {
+        let tiles = tilesX * tilesY, workers = pool.count
+        let counts = tileCounts.reserve(workers * tiles)
+        let start = tileStart.reserve(tiles + 1)
+        let splats = sorted.base
+        let shift = SplatTunables.tileShift
+        pool.run { w in
+            let c = counts + w * tiles
+            c.update(repeating: 0, count: tiles)
+            for i in chunk(w, of: n) {
+                let s = splats[i]
+                let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
+                let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
+                for ty in ty0...ty1 {
+                    let row = c + ty &* tilesX
+                    for tx in tx0...tx1 { row[tx] &+= 1 }
+                }
+            }
+        }
+        var running = 0
+        for t in 0..<tiles {
+            start[t] = Int32(truncatingIfNeeded: running)
+            for w in 0..<workers {
+                let c = Int(counts[w * tiles + t])
+                counts[w * tiles + t] = Int32(truncatingIfNeeded: running)
+                running += c
+            }
+        }
+        start[tiles] = Int32(truncatingIfNeeded: running)
+        let list = tileList.reserve(max(1, running))
+        pool.run { w in
+            let c = counts + w * tiles
+            for i in chunk(w, of: n) {
+                let s = splats[i]
+                let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
+                let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
+                let rank = UInt32(truncatingIfNeeded: i)
+                for ty in ty0...ty1 {
+                    let row = c + ty &* tilesX
+                    for tx in tx0...tx1 {
+                        let p = Int(row[tx]); row[tx] = Int32(truncatingIfNeeded: p &+ 1)
+                        list[p] = rank
+                    }
+                }
+            }
+        }
+        return running
+    }
+}

@@ -1,0 +1,199 @@
+// SplatRenderer+Blend — stage 4: per-tile front-to-back blending (image contract step 7).
+//
+// A worker claims tiles from an atomic counter and keeps the tile's state in L1: per pixel
+// transmittance T, accumulated colour, output depth, the depth to test against and the
+// colour behind the splats, as 32 eight-lane vectors each (16 rows × 2 halves). Each splat
+// of the tile's list (front to back) updates the lanes inside its pixel rectangle. A pixel
+// is finished by setting T = 0 after adding T·background, so "finished" needs no extra
+// mask; the tile stops early when every T is 0. Identical arithmetic per tile whichever
+// worker runs it, so the bytes do not depend on the thread count.
+import RenderCore
+
+/// Layout of a worker's tile state (in `SIMD8<Float>` units).
+enum BlendTile {
+    static let vectors = 32
+    static let stateVectors = 9 * vectors
+}
+
+/// What the blender reads and writes, as raw pointers opened once per frame.
+struct BlendContext {
+    var splats: UnsafeMutablePointer<ProjectedSplat>
+    var list: UnsafeMutablePointer<UInt32>
+    var start: UnsafeMutablePointer<Int32>
+    var color: UnsafeMutablePointer<UInt32>
+    var depth: UnsafeMutablePointer<Float>
+    var width: Int, height: Int, tilesX: Int
+    var background: Vec3
+}
+
+extension SplatRenderer {
+    /// Blends every tile into `target` (colour and depth).
+    func blend(tilesX: Int, tilesY: Int, setup: FrameSetup, background: Vec3, target: Framebuffer, depthTest: Bool) {
+        let tiles = tilesX * tilesY
+        let ctx = BlendContext(splats: sorted.base, list: tileList.base, start: tileStart.base,
+                               color: target.color, depth: target.depth,
+                               width: setup.width, height: setup.height, tilesX: tilesX, background: background)
+        let state = tileState.base
+        nextTile.store(0, ordering: .relaxed)
+        pool.run { w in
+            let st = state + w * BlendTile.stateVectors
+            while true {
+                let t = nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
+                if t >= tiles { break }
+                if depthTest {
+                    Self.blendTile(t, ctx, st, depthTest: true)
+                } else {
+                    Self.blendTile(t, ctx, st, depthTest: false)
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func blendTile(_ t: Int, _ c: BlendContext, _ st: UnsafeMutablePointer<SIMD8<Float>>, depthTest: Bool) {
+        typealias V = SIMD8<Float>
+        typealias I = SIMD8<Int32>
+        let n = BlendTile.vectors
+        let T = st, R = st + n, G = st + 2 * n, B = st + 3 * n, D = st + 4 * n, E = st + 5 * n
+        let BR = st + 6 * n, BG = st + 7 * n, BB = st + 8 * n
+        let tx = t % c.tilesX, ty = t / c.tilesX
+        let x0 = tx << SplatTunables.tileShift, y0 = ty << SplatTunables.tileShift
+        let wValid = min(16, c.width - x0), hValid = min(16, c.height - y0)
+        let lane = I(0, 1, 2, 3, 4, 5, 6, 7), lane8 = lane &+ 8
+
+        // Initial state: T = 1 inside the image (0 outside, so partial tiles can finish).
+        let inRow0 = lane .< I(repeating: Int32(wValid)), inRow1 = lane8 .< I(repeating: Int32(wValid))
+        let bg = c.background
+        for row in 0..<16 {
+            let rowOK = SIMDMask<I.MaskStorage>(repeating: row < hValid)
+            let i0 = row &* 2, i1 = i0 &+ 1
+            T[i0] = V(repeating: 0).replacing(with: 1, where: inRow0 .& rowOK)
+            T[i1] = V(repeating: 0).replacing(with: 1, where: inRow1 .& rowOK)
+            R[i0] = .zero; G[i0] = .zero; B[i0] = .zero
+            R[i1] = .zero; G[i1] = .zero; B[i1] = .zero
+            if !depthTest {
+                E[i0] = V(repeating: .infinity); E[i1] = E[i0]
+                BR[i0] = V(repeating: bg.x); BG[i0] = V(repeating: bg.y); BB[i0] = V(repeating: bg.z)
+                BR[i1] = BR[i0]; BG[i1] = BG[i0]; BB[i1] = BB[i0]
+            } else {
+                for h in 0..<2 {
+                    let idx = i0 &+ h
+                    for l in 0..<8 {
+                        let x = x0 &+ h &* 8 &+ l, y = y0 &+ row
+                        if x < c.width && row < hValid {
+                            let p = y &* c.width &+ x
+                            E[idx][l] = c.depth[p]
+                            let px = c.color[p]
+                            BR[idx][l] = Float(px & 0xFF) / 255
+                            BG[idx][l] = Float(px >> 8 & 0xFF) / 255
+                            BB[idx][l] = Float(px >> 16 & 0xFF) / 255
+                        } else {
+                            E[idx][l] = .infinity; BR[idx][l] = 0; BG[idx][l] = 0; BB[idx][l] = 0
+                        }
+                    }
+                }
+            }
+            D[i0] = E[i0]; D[i1] = E[i1]
+        }
+
+        // Front-to-back over the tile's list.
+        let begin = Int(c.start[t]), end = Int(c.start[t &+ 1])
+        let centre0 = V(0, 1, 2, 3, 4, 5, 6, 7) + (Float(x0) + 0.5)
+        let centre1 = centre0 + 8
+        var k = begin
+        while k < end {
+            let s = c.splats[Int(c.list[k])]
+            k &+= 1
+            let rx0 = max(Int(s.x0) &- x0, 0), rx1 = min(Int(s.x1) &- x0, 15)
+            let ry0 = max(Int(s.y0) &- y0, 0), ry1 = min(Int(s.y1) &- y0, 15)
+            let lo = I(repeating: Int32(truncatingIfNeeded: rx0)), hi = I(repeating: Int32(truncatingIfNeeded: rx1))
+            let m0 = (lane .>= lo) .& (lane .<= hi), m1 = (lane8 .>= lo) .& (lane8 .<= hi)
+            let dx0 = centre0 - s.mx, dx1 = centre1 - s.mx
+            let ax0 = dx0 * s.ca, ax1 = dx1 * s.ca
+            let useLeft = rx0 < 8, useRight = rx1 >= 8
+            for row in ry0...ry1 {
+                let dy = Float(y0 &+ row) + 0.5 - s.my
+                let k1 = s.cb * dy, k0 = s.cc * dy * dy
+                if useLeft {
+                    blendVector(row &* 2, st, dx: dx0, ax: ax0, mask: m0, k1: k1, k0: k0, s, depthTest: depthTest)
+                }
+                if useRight {
+                    blendVector(row &* 2 &+ 1, st, dx: dx1, ax: ax1, mask: m1, k1: k1, k0: k0, s, depthTest: depthTest)
+                }
+            }
+            if (k &- begin) & (SplatTunables.terminationCheckInterval - 1) == 0 {
+                var alive = false
+                for i in 0..<(hValid &* 2) where any(T[i] .> 0) { alive = true; break }
+                if !alive { break }
+            }
+        }
+
+        // Write out C + T·background and depth.
+        for row in 0..<hValid {
+            for h in 0..<2 {
+                let col = x0 &+ h &* 8
+                guard col < c.width else { continue }
+                let idx = row &* 2 &+ h
+                let tv = T[idx]
+                let packed = toByte(R[idx].addingProduct(tv, BR[idx]))
+                    | (toByte(G[idx].addingProduct(tv, BG[idx])) &<< 8)
+                    | (toByte(B[idx].addingProduct(tv, BB[idx])) &<< 16)
+                    | SIMD8<UInt32>(repeating: 0xFF00_0000)
+                let p = (y0 &+ row) &* c.width &+ col
+                let count = min(8, c.width &- col)
+                if count == 8 {
+                    UnsafeMutableRawPointer(c.color + p).storeBytes(of: packed, as: SIMD8<UInt32>.self)
+                    UnsafeMutableRawPointer(c.depth + p).storeBytes(of: D[idx], as: SIMD8<Float>.self)
+                } else {
+                    for l in 0..<count { c.color[p &+ l] = packed[l]; c.depth[p &+ l] = D[idx][l] }
+                }
+            }
+        }
+    }
+
+    /// One splat on 8 pixels of a row: power, alpha, the skip rules and the T update.
+    @inline(__always)
+    static func blendVector(_ idx: Int, _ st: UnsafeMutablePointer<SIMD8<Float>>, dx: SIMD8<Float>, ax: SIMD8<Float>,
+                            mask: SIMDMask<SIMD8<Int32>>, k1: Float, k0: Float, _ s: ProjectedSplat,
+                            depthTest: Bool) {
+        typealias V = SIMD8<Float>
+        let n = BlendTile.vectors
+        let tOld = st[idx]
+        var live = mask .& (tOld .> 0)
+        if depthTest { live = live .& (V(repeating: s.depth) .< st[5 * n &+ idx]) }
+        guard any(live) else { return }
+        // power = ca·dx² + cb·dx·dy + cc·dy² = dx·(ca·dx + cb·dy) + cc·dy².
+        let power = V(repeating: k0).addingProduct(dx, ax + k1)
+        var alpha = fastExp(power) * s.opacity
+        alpha = alpha.replacing(with: SplatTunables.alphaMax, where: alpha .> SplatTunables.alphaMax)
+        let ok = live .& (power .<= 0) .& (alpha .>= SplatTunables.alphaMin)
+        guard any(ok) else { return }
+        let testT = tOld * (1 - alpha)
+        let finished = ok .& (testT .< SplatTunables.transmittanceMin)
+        let add = ok .& .!finished
+        let w = (alpha * tOld).replacing(with: 0, where: .!add)
+        st[n &+ idx] = st[n &+ idx].addingProduct(w, V(repeating: s.r))
+        st[2 &* n &+ idx] = st[2 &* n &+ idx].addingProduct(w, V(repeating: s.g))
+        st[3 &* n &+ idx] = st[3 &* n &+ idx].addingProduct(w, V(repeating: s.b))
+        var tNew = tOld.replacing(with: testT, where: add)
+        if any(finished) {
+            let wf = tOld.replacing(with: 0, where: .!finished)
+            st[n &+ idx] = st[n &+ idx].addingProduct(wf, st[6 &* n &+ idx])
+            st[2 &* n &+ idx] = st[2 &* n &+ idx].addingProduct(wf, st[7 &* n &+ idx])
+            st[3 &* n &+ idx] = st[3 &* n &+ idx].addingProduct(wf, st[8 &* n &+ idx])
+            tNew = tNew.replacing(with: 0, where: finished)
+        }
+        let crossed = add .& (testT .< SplatTunables.depthOpacity) .& (tOld .>= SplatTunables.depthOpacity)
+        st[4 &* n &+ idx] = st[4 &* n &+ idx].replacing(with: s.depth, where: crossed)
+        st[idx] = tNew
+    }
+
+    /// round(clamp(v, 0, 1)·255) per lane (magic-number rounding; NaN → 0).
+    @inline(__always)
+    static func toByte(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
+        var x = v.replacing(with: 0, where: .!(v .>= 0))
+        x = x.replacing(with: 1, where: x .> 1)
+        let y = x * 255 + 12_582_912
+        return unsafeBitCast(y, to: SIMD8<UInt32>.self) & 0xFF
+    }
+}

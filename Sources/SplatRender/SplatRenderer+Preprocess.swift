@@ -1,0 +1,121 @@
+// SplatRenderer+Preprocess — stage 1: project every splat (image contract steps 1–6).
+import Foundation
+import RenderCore
+
+extension SplatRenderer {
+    /// Projects all splats in parallel. Visible ones are written to `projected` (compacted
+    /// per worker chunk) with their depth bits in `keysA` and their `projected` slot in
+    /// `valsA`; the per-chunk lists are then packed so `keysA/valsA[0..<visible]` follow
+    /// splat order. Returns the number of visible splats.
+    func preprocess(_ splats: PreparedSplats, setup: FrameSetup) -> Int {
+        let n = splats.count
+        let proj = projected.reserve(max(1, n))
+        let keys = keysA.reserve(max(1, n)), vals = valsA.reserve(max(1, n))
+        keysB.reserve(max(1, n)); valsB.reserve(max(1, n))
+        let visibleCounts = workerVisible.base
+        let scratch = workerScratch.base
+        let records = splats.records, rest = splats.rest
+        let restCount = splats.restCount, degree = splats.shDegree
+        pool.run { w in
+            let range = chunk(w, of: n)
+            var out = range.lowerBound
+            let basis = scratch + w * 32
+            for i in range {
+                if Self.project(i, records: records, rest: rest, restCount: restCount, degree: degree,
+                                setup: setup, basis: basis, into: proj + out) {
+                    keys[out] = proj[out].depth.bitPattern
+                    vals[out] = UInt32(truncatingIfNeeded: out)
+                    out &+= 1
+                }
+            }
+            visibleCounts[w] = out - range.lowerBound
+        }
+        // Pack the per-chunk runs (chunk 0 is in place).
+        var visible = visibleCounts[0]
+        for w in 1..<pool.count {
+            let start = chunk(w, of: n).lowerBound, c = visibleCounts[w]
+            if start != visible && c > 0 {
+                memmove(keys + visible, keys + start, c * MemoryLayout<UInt32>.stride)
+                memmove(vals + visible, vals + start, c * MemoryLayout<UInt32>.stride)
+            }
+            visible += c
+        }
+        return visible
+    }
+
+    /// Projects splat `i`; false when culled (behind the near plane, degenerate, transparent
+    /// or off-image).
+    @inline(__always)
+    static func project(_ i: Int, records: UnsafeMutablePointer<Float>, rest: UnsafeMutablePointer<Float16>,
+                        restCount: Int, degree: Int, setup s: FrameSetup,
+                        basis: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<ProjectedSplat>) -> Bool {
+        let r = records + i &* PreparedSplats.stride
+        let px = r[0], py = r[1], pz = r[2]
+        var opacity = r[3]
+        guard opacity >= SplatTunables.alphaMin else { return false }
+        // 1. Camera space: u = t.x, v = −t.y, d = −t.z.
+        let tx = s.v00 * px + s.v01 * py + s.v02 * pz + s.v03
+        let ty = s.v10 * px + s.v11 * py + s.v12 * pz + s.v13
+        let tz = s.v20 * px + s.v21 * py + s.v22 * pz + s.v23
+        let d = -tz
+        guard d > s.near else { return false }
+        let u = tx, v = -ty
+        // 2. Projected mean.
+        let mx = s.fx * u / d + s.cx
+        let my = s.fy * v / d + s.cy
+        // 4. EWA Jacobian with clamped tangent; T = J·Wc, Wc = diag(1, −1, −1)·V₃ₓ₃.
+        let ux = d * min(max(u / d, -s.limXNeg), s.limXPos)
+        let vy = d * min(max(v / d, -s.limYNeg), s.limYPos)
+        let j00 = s.fx / d, j02 = -s.fx * ux / (d * d)
+        let j11 = s.fy / d, j12 = -s.fy * vy / (d * d)
+        let a0 = j00 * s.v00 - j02 * s.v20, a1 = j00 * s.v01 - j02 * s.v21, a2 = j00 * s.v02 - j02 * s.v22
+        let b0 = -j11 * s.v10 - j12 * s.v20, b1 = -j11 * s.v11 - j12 * s.v21, b2 = -j11 * s.v12 - j12 * s.v22
+        // 3. World covariance (precomputed), cov2D = T·Σ·Tᵀ.
+        let sxx = r[4], sxy = r[5], sxz = r[6], syy = r[7], syz = r[8], szz = r[9]
+        let sa0 = sxx * a0 + sxy * a1 + sxz * a2
+        let sa1 = sxy * a0 + syy * a1 + syz * a2
+        let sa2 = sxz * a0 + syz * a1 + szz * a2
+        let sb0 = sxx * b0 + sxy * b1 + sxz * b2
+        let sb1 = sxy * b0 + syy * b1 + syz * b2
+        let sb2 = sxz * b0 + syz * b1 + szz * b2
+        let ca = a0 * sa0 + a1 * sa1 + a2 * sa2
+        let cbv = b0 * sa0 + b1 * sa1 + b2 * sa2
+        let ccv = b0 * sb0 + b1 * sb1 + b2 * sb2
+        let a = ca + SplatTunables.covarianceDilation, b = cbv, c = ccv + SplatTunables.covarianceDilation
+        // 5. Conic and radius.
+        let det = a * c - b * b
+        guard det > 0 else { return false }
+        if s.antialias {
+            let det0 = ca * ccv - b * b
+            opacity *= max(det0 / det, 0).squareRoot()
+            guard opacity >= SplatTunables.alphaMin else { return false }
+        }
+        let mid = 0.5 * (a + c)
+        let lambda = mid + max(SplatTunables.eigenFloor, mid * mid - det).squareRoot()
+        let radius = (SplatTunables.radiusSigmas * lambda.squareRoot()).rounded(.up)
+        let x0 = (mx - radius - 0.5).rounded(.up), x1 = (mx + radius - 0.5).rounded(.down)
+        let y0 = (my - radius - 0.5).rounded(.up), y1 = (my + radius - 0.5).rounded(.down)
+        let wMax = Float(s.width - 1), hMax = Float(s.height - 1)
+        guard x1 >= 0, y1 >= 0, x0 <= wMax, y0 <= hMax, x0 <= x1, y0 <= y1 else { return false }
+        // 6. Colour: base (C0·dc + 0.5, folded in `prepare`) + higher bands.
+        var cr = r[10], cg = r[11], cb = r[12]
+        if restCount > 0 {
+            let dx = px - s.camX, dy = py - s.camY, dz = pz - s.camZ
+            let len = (dx * dx + dy * dy + dz * dz).squareRoot()
+            SphericalHarmonics.restBasis(x: dx / len, y: dy / len, z: dz / len, degree: degree, into: basis)
+            let h = rest + i &* restCount &* 3
+            for k in 0..<restCount {
+                let bk = basis[k]
+                cr += bk * Float(h[3 &* k]); cg += bk * Float(h[3 &* k &+ 1]); cb += bk * Float(h[3 &* k &+ 2])
+            }
+        }
+        let invDet = 1 / det
+        out.pointee = ProjectedSplat(
+            mx: mx, my: my,
+            ca: -0.5 * (c * invDet), cb: -(-b * invDet), cc: -0.5 * (a * invDet),
+            opacity: opacity, r: max(cr, 0), g: max(cg, 0), b: max(cb, 0), depth: d,
+            x0: Int16(max(x0, 0)), y0: Int16(max(y0, 0)),
+            x1: Int16(min(x1, wMax)), y1: Int16(min(y1, hMax)))
+        return true
+    }
+}
