@@ -68,9 +68,10 @@ final class WorkerPool: @unchecked Sendable {
                 while generation == seen && !stopping { cond.wait() }
                 if stopping { cond.unlock(); return }
                 seen = generation
-                let j = job
+                var j = job
                 cond.unlock()
                 j?(index)
+                j = nil  // drop the reference before reporting: `run`'s closure must not escape
                 cond.lock()
                 pending -= 1
                 if pending == 0 { cond.broadcast() }
