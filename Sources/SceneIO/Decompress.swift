@@ -6,8 +6,8 @@ import CZstd
 enum Decompress {
     /// Largest deflate expansion (zlib's documented limit is 1032:1) plus slack.
     static let maxGzipRatio = 1100
-    /// Largest plausible zstd expansion (RLE blocks reach ~32768:1) plus slack.
-    static let maxZstdRatio = 40000
+    /// Largest zstd expansion accepted (real splat streams stay far below; RLE blocks could reach ~32768:1).
+    static let maxZstdRatio = 8192
 
     /// Inflates the first `limit` bytes of a gzip stream. Returns fewer bytes if the stream ends
     /// first; never produces more than `limit`.

@@ -111,7 +111,7 @@ enum SPZReader {
         var o = toc + numStreams * 16
         var payload: [UInt8] = []
         let (total, _) = try payloadSize(h, file: file)
-        guard total <= v.count * Decompress.maxZstdRatio + 4096 else {
+        guard total <= v.count * Decompress.maxZstdRatio + (1 << 20) else {
             throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count a \(v.count)-byte file can hold", found: "\(h.count) points")
         }
         payload.reserveCapacity(total)
@@ -125,7 +125,7 @@ enum SPZReader {
                 throw SceneIOError.truncated(file: file, offset: o, expected: "stream \(s) of \(comp) compressed bytes")
             }
             let c = Int(comp)
-            guard expected[s] <= c * Decompress.maxZstdRatio + 4096 else {
+            guard expected[s] <= c * Decompress.maxZstdRatio + (1 << 20) else {
                 throw SceneIOError.tooLarge(file: file, offset: e, expected: "at most \(Decompress.maxZstdRatio)× expansion", found: "\(c) → \(expected[s]) bytes")
             }
             payload += try Decompress.zstd(UnsafeRawBufferPointer(rebasing: v.bytes[o..<(o + c)]), size: expected[s], file: file, offset: o)
