@@ -5,5 +5,5 @@ struct SplatFrameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "splatframe",
         abstract: "A head-tracked window into 3D, rendered on the CPU.",
-        subcommands: [])
+        subcommands: [InfoCommand.self, ConvertCommand.self])
 }
