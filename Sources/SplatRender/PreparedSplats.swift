@@ -1,9 +1,11 @@
 // PreparedSplats — a compact, render-ready copy of a SplatCloud, made once per scene.
 //
-// Per splat, one 64-byte record [x y z opacity | Σxx Σxy Σxz Σyy Σyz Σzz | r0 g0 b0 | pad]
-// (r0 g0 b0 = C0·dc + 0.5, the degree-0 colour) plus the higher SH coefficients as Float16,
+// Per splat, one 64-byte record [x y z opacity | Σxx Σxy Σxz Σyy Σyz Σzz | r0 g0 b0 | τ pad pad]
+// (r0 g0 b0 = C0·dc + 0.5, the degree-0 colour; τ = ln(255·opacity), the largest −power at
+// which the splat still reaches alpha 1/255, used to tighten its pixel rectangle) plus the higher SH coefficients as Float16,
 // channel innermost (`restCount · 3` halves per splat). The 3D covariance Σ = R·S·Sᵀ·Rᵀ is
 // view-independent, so it is computed here once instead of every frame.
+import Foundation
 import RenderCore
 
 /// A `SplatCloud` converted for `SplatRenderer`: world-space covariances, pre-folded base
@@ -47,12 +49,20 @@ public final class PreparedSplats: @unchecked Sendable {
                 r[10] = SphericalHarmonics.c0 * dc.x + 0.5
                 r[11] = SphericalHarmonics.c0 * dc.y + 0.5
                 r[12] = SphericalHarmonics.c0 * dc.z + 0.5
-                r[13] = 0; r[14] = 0; r[15] = 0
+                r[13] = Self.alphaExponent(opacity: r[3]); r[14] = 0; r[15] = 0
                 let dst = rest + i * restCount * 3
                 let src = i * srcRest * 3
                 for k in 0..<(restCount * 3) { dst[k] = Float16(min(max(sr[src + k], -65504), 65504)) }
             }
         }
+    }
+
+    /// ln(255·opacity) rounded up slightly (0 when opacity < 1/255): pixels whose exponent
+    /// is below −τ have alpha < 1/255 and are skipped by the contract anyway.
+    @inline(__always)
+    static func alphaExponent(opacity: Float) -> Float {
+        guard opacity >= SplatTunables.alphaMin else { return 0 }
+        return Float(log(255 * Double(opacity))) * (1 + 1e-5) + 1e-4
     }
 
     deinit {

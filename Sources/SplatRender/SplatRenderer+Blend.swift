@@ -101,24 +101,54 @@ extension SplatRenderer {
         let centre0 = V(0, 1, 2, 3, 4, 5, 6, 7) + (Float(x0) + 0.5)
         let centre1 = centre0 + 8
         var k = begin
+        let zero = V(repeating: 0), half = V(repeating: SplatTunables.depthOpacity)
+        let alphaMax = V(repeating: SplatTunables.alphaMax), alphaMin = V(repeating: SplatTunables.alphaMin)
+        let tMin = V(repeating: SplatTunables.transmittanceMin)
         while k < end {
             let s = c.splats[Int(c.list[k])]
             k &+= 1
             let rx0 = max(Int(s.x0) &- x0, 0), rx1 = min(Int(s.x1) &- x0, 15)
             let ry0 = max(Int(s.y0) &- y0, 0), ry1 = min(Int(s.y1) &- y0, 15)
             let lo = I(repeating: Int32(truncatingIfNeeded: rx0)), hi = I(repeating: Int32(truncatingIfNeeded: rx1))
-            let m0 = (lane .>= lo) .& (lane .<= hi), m1 = (lane8 .>= lo) .& (lane8 .<= hi)
+            let m0 = laneBits((lane .>= lo) .& (lane .<= hi)), m1 = laneBits((lane8 .>= lo) .& (lane8 .<= hi))
             let dx0 = centre0 - s.mx, dx1 = centre1 - s.mx
             let ax0 = dx0 * s.ca, ax1 = dx1 * s.ca
-            let useLeft = rx0 < 8, useRight = rx1 >= 8
+            let h0 = rx0 < 8 ? 0 : 1, h1 = rx1 >= 8 ? 1 : 0
+            let op = V(repeating: s.opacity), depth = V(repeating: s.depth)
+            let sr = V(repeating: s.r), sg = V(repeating: s.g), sb = V(repeating: s.b)
             for row in ry0...ry1 {
                 let dy = Float(y0 &+ row) + 0.5 - s.my
-                let k1 = s.cb * dy, k0 = s.cc * dy * dy
-                if useLeft {
-                    blendVector(row &* 2, st, dx: dx0, ax: ax0, mask: m0, k1: k1, k0: k0, s, depthTest: depthTest)
-                }
-                if useRight {
-                    blendVector(row &* 2 &+ 1, st, dx: dx1, ax: ax1, mask: m1, k1: k1, k0: k0, s, depthTest: depthTest)
+                let k1 = V(repeating: s.cb * dy), k0 = V(repeating: s.cc * dy * dy)
+                var h = h0
+                while h <= h1 {
+                    let idx = row &* 2 &+ h
+                    let dx = h == 0 ? dx0 : dx1, ax = h == 0 ? ax0 : ax1
+                    h &+= 1
+                    let tOld = T[idx]
+                    var live = (h == 1 ? m0 : m1) & laneBits(tOld .> zero)
+                    if depthTest { live &= laneBits(depth .< E[idx]) }
+                    guard anyLane(live) else { continue }
+                    // power = ca·dx² + cb·dx·dy + cc·dy² = dx·(ca·dx + cb·dy) + cc·dy².
+                    let power = k0.addingProduct(dx, ax + k1)
+                    let alpha = minLanes(fastExp(power) * op, alphaMax)
+                    let ok = live & laneBits(power .<= zero) & laneBits(alpha .>= alphaMin)
+                    guard anyLane(ok) else { continue }
+                    let testT = tOld * (1 - alpha)
+                    let finished = ok & laneBits(testT .< tMin)
+                    let add = ok & ~finished
+                    let w = keep(add, alpha * tOld)
+                    var r = R[idx].addingProduct(w, sr), g = G[idx].addingProduct(w, sg), b = B[idx].addingProduct(w, sb)
+                    var tNew = select(add, testT, else: tOld)
+                    if anyLane(finished) {
+                        // The pixel is done: add what shows through, then mark it with T = 0.
+                        let wf = keep(finished, tOld)
+                        r = r.addingProduct(wf, BR[idx]); g = g.addingProduct(wf, BG[idx]); b = b.addingProduct(wf, BB[idx])
+                        tNew = keep(~finished, tNew)
+                    }
+                    R[idx] = r; G[idx] = g; B[idx] = b
+                    let crossed = add & laneBits(testT .< half) & laneBits(tOld .>= half)
+                    D[idx] = select(crossed, depth, else: D[idx])
+                    T[idx] = tNew
                 }
             }
             if (k &- begin) & (SplatTunables.terminationCheckInterval - 1) == 0 {
@@ -151,49 +181,13 @@ extension SplatRenderer {
         }
     }
 
-    /// One splat on 8 pixels of a row: power, alpha, the skip rules and the T update.
-    @inline(__always)
-    static func blendVector(_ idx: Int, _ st: UnsafeMutablePointer<SIMD8<Float>>, dx: SIMD8<Float>, ax: SIMD8<Float>,
-                            mask: SIMDMask<SIMD8<Int32>>, k1: Float, k0: Float, _ s: ProjectedSplat,
-                            depthTest: Bool) {
-        typealias V = SIMD8<Float>
-        let n = BlendTile.vectors
-        let tOld = st[idx]
-        var live = mask .& (tOld .> 0)
-        if depthTest { live = live .& (V(repeating: s.depth) .< st[5 * n &+ idx]) }
-        guard any(live) else { return }
-        // power = ca·dx² + cb·dx·dy + cc·dy² = dx·(ca·dx + cb·dy) + cc·dy².
-        let power = V(repeating: k0).addingProduct(dx, ax + k1)
-        var alpha = fastExp(power) * s.opacity
-        alpha = alpha.replacing(with: SplatTunables.alphaMax, where: alpha .> SplatTunables.alphaMax)
-        let ok = live .& (power .<= 0) .& (alpha .>= SplatTunables.alphaMin)
-        guard any(ok) else { return }
-        let testT = tOld * (1 - alpha)
-        let finished = ok .& (testT .< SplatTunables.transmittanceMin)
-        let add = ok .& .!finished
-        let w = (alpha * tOld).replacing(with: 0, where: .!add)
-        st[n &+ idx] = st[n &+ idx].addingProduct(w, V(repeating: s.r))
-        st[2 &* n &+ idx] = st[2 &* n &+ idx].addingProduct(w, V(repeating: s.g))
-        st[3 &* n &+ idx] = st[3 &* n &+ idx].addingProduct(w, V(repeating: s.b))
-        var tNew = tOld.replacing(with: testT, where: add)
-        if any(finished) {
-            let wf = tOld.replacing(with: 0, where: .!finished)
-            st[n &+ idx] = st[n &+ idx].addingProduct(wf, st[6 &* n &+ idx])
-            st[2 &* n &+ idx] = st[2 &* n &+ idx].addingProduct(wf, st[7 &* n &+ idx])
-            st[3 &* n &+ idx] = st[3 &* n &+ idx].addingProduct(wf, st[8 &* n &+ idx])
-            tNew = tNew.replacing(with: 0, where: finished)
-        }
-        let crossed = add .& (testT .< SplatTunables.depthOpacity) .& (tOld .>= SplatTunables.depthOpacity)
-        st[4 &* n &+ idx] = st[4 &* n &+ idx].replacing(with: s.depth, where: crossed)
-        st[idx] = tNew
-    }
-
-    /// round(clamp(v, 0, 1)·255) per lane (magic-number rounding; NaN → 0).
+    /// round(clamp(v, 0, 1)·255) per lane, halves rounded up like `Float.rounded()` (the
+    /// magic number alone would round them to even); NaN → 0.
     @inline(__always)
     static func toByte(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
         var x = v.replacing(with: 0, where: .!(v .>= 0))
         x = x.replacing(with: 1, where: x .> 1)
-        let y = x * 255 + 12_582_912
+        let y = (x * 255 + 0.5).rounded(.down) + 12_582_912
         return unsafeBitCast(y, to: SIMD8<UInt32>.self) & 0xFF
     }
 }

@@ -44,7 +44,7 @@ extension SplatRenderer {
     }
 
     /// Projects splat `i`; false when culled (behind the near plane, degenerate, transparent
-    /// or off-image).
+    /// or off-image). The stored rectangle is the contract's square ∩ the alpha ≥ 1/255 box.
     @inline(__always)
     static func project(_ i: Int, records: UnsafeMutablePointer<Float>, rest: UnsafeMutablePointer<Float16>,
                         restCount: Int, degree: Int, setup s: FrameSetup,
@@ -85,16 +85,23 @@ extension SplatRenderer {
         // 5. Conic and radius.
         let det = a * c - b * b
         guard det > 0 else { return false }
+        var tau = r[13]
         if s.antialias {
             let det0 = ca * ccv - b * b
             opacity *= max(det0 / det, 0).squareRoot()
             guard opacity >= SplatTunables.alphaMin else { return false }
+            tau = PreparedSplats.alphaExponent(opacity: opacity)
         }
         let mid = 0.5 * (a + c)
         let lambda = mid + max(SplatTunables.eigenFloor, mid * mid - det).squareRoot()
         let radius = (SplatTunables.radiusSigmas * lambda.squareRoot()).rounded(.up)
-        let x0 = (mx - radius - 0.5).rounded(.up), x1 = (mx + radius - 0.5).rounded(.down)
-        let y0 = (my - radius - 0.5).rounded(.up), y1 = (my + radius - 0.5).rounded(.down)
+        // The contract's square, tightened to the bounding box of the ellipse where
+        // opacity·exp(power) ≥ 1/255 (half-extents √(2τ·a), √(2τ·c), plus a margin): the
+        // pixels dropped would be skipped by the alpha test anyway, so the image is the same.
+        let ex = (2 * tau * a).squareRoot() + 1e-3, ey = (2 * tau * c).squareRoot() + 1e-3
+        let hx = min(radius, ex), hy = min(radius, ey)
+        let x0 = (mx - hx - 0.5).rounded(.up), x1 = (mx + hx - 0.5).rounded(.down)
+        let y0 = (my - hy - 0.5).rounded(.up), y1 = (my + hy - 0.5).rounded(.down)
         let wMax = Float(s.width - 1), hMax = Float(s.height - 1)
         guard x1 >= 0, y1 >= 0, x0 <= wMax, y0 <= hMax, x0 <= x1, y0 <= y1 else { return false }
         // 6. Colour: base (C0·dc + 0.5, folded in `prepare`) + higher bands.
