@@ -53,7 +53,7 @@ import TestSupport
                 && abs(Float(centre[2]) - expected.z) <= 1)
         #expect(abs(fb.depth[60 * cam.width + 80] - 2) < 1e-5)
         #expect(fb.depth[0] == .infinity)
-        H.expectMatch(cloud, camera: cam, name: "single")
+        H.expectMatch(cloud, camera: cam, name: "single", minCovered: 5)
     }
 
     @Test(arguments: [0, 1, 2, 3])

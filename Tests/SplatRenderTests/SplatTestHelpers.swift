@@ -20,7 +20,7 @@ enum SplatTestHelpers {
     /// (PSNR ≥ 50 dB, max error ≤ 2) and depth, writes failure images, returns the comparison.
     @discardableResult
     static func expectMatch(_ cloud: SplatCloud, camera: Camera, name: String, threads: Int = 2,
-                            antialias: Bool = false, prefill: ((Framebuffer) -> Void)? = nil,
+                            antialias: Bool = false, minCovered: Int = 20, prefill: ((Framebuffer) -> Void)? = nil,
                             sourceLocation: SourceLocation = #_sourceLocation) -> ImageComparison {
         let depthTest = prefill != nil
         let fast = Framebuffer(width: camera.width, height: camera.height)
@@ -32,7 +32,12 @@ enum SplatTestHelpers {
         ReferenceSplatRenderer.render(cloud, camera: camera, into: ref, depthTest: depthTest, antialias: antialias)
         let cmp = ImageComparison(fast.image(), ref.image())
         let ok = cmp.psnr >= 50 && cmp.maxError <= 2
-        print("splat reference match \(name) \(camera.width)x\(camera.height): \(cmp)")
+        // Coverage: pixels that show splats (depth written, or colour off the background).
+        let bgPacked = PackedColor.pack(Vec4(camera.background.x, camera.background.y, camera.background.z, 1))
+        let refColor = ref.colorArray, refDepth = ref.depthArray
+        let covered = (0..<refColor.count).filter { refDepth[$0].isFinite || (!depthTest && refColor[$0] != bgPacked) }.count
+        print("splat reference match \(name) \(camera.width)x\(camera.height): \(cmp), \(covered) pixels show splats")
+        #expect(covered >= minCovered, "\(name): only \(covered) pixels show splats", sourceLocation: sourceLocation)
         if !ok {
             let dir = ImageComparison.writeFailureImages(name: name, actual: fast.image(), expected: ref.image())
             Issue.record("\(name): \(cmp) (images in \(dir))", sourceLocation: sourceLocation)
