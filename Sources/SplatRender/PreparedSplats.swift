@@ -2,9 +2,10 @@
 //
 // Per splat, one 64-byte record [x y z opacity | Σxx Σxy Σxz Σyy Σyz Σzz | r0 g0 b0 | τ pad pad]
 // (r0 g0 b0 = C0·dc + 0.5, the degree-0 colour; τ = ln(255·opacity), the largest −power at
-// which the splat still reaches alpha 1/255, used to tighten its pixel rectangle) plus the higher SH coefficients as Float16,
-// channel innermost (`restCount · 3` halves per splat). The 3D covariance Σ = R·S·Sᵀ·Rᵀ is
-// view-independent, so it is computed here once instead of every frame.
+// which the splat still reaches alpha 1/255, used to tighten its pixel rectangle) plus the
+// higher SH coefficients as Float16, channel-major and zero-padded to 8 or 16 per channel so
+// that preprocessing converts and dots them 8 at a time (`restStride` halves per splat).
+// The 3D covariance Σ = R·S·Sᵀ·Rᵀ is view-independent, so it is computed here once.
 import Foundation
 import RenderCore
 
@@ -19,6 +20,10 @@ public final class PreparedSplats: @unchecked Sendable {
     public let shDegree: Int
     /// Rest coefficients per channel (0, 3, 8 or 15).
     public let restCount: Int
+    /// Halves per channel in `rest` (0, 8 or 16: `restCount` rounded up to whole vectors).
+    let restLanes: Int
+    /// Halves per splat in `rest` (3 · `restLanes`).
+    var restStride: Int { 3 * restLanes }
     /// Axis-aligned bounds of the centres (world space, metres).
     public let bounds: Bounds
     let records: UnsafeMutablePointer<Float>
@@ -29,9 +34,11 @@ public final class PreparedSplats: @unchecked Sendable {
         count = cloud.count
         shDegree = min(3, max(0, cloud.shDegree))
         restCount = SplatCloud.restCount(degree: shDegree)
+        restLanes = (restCount + 7) / 8 * 8
         bounds = cloud.bounds
         records = .allocate(capacity: max(1, count * Self.stride))
-        rest = .allocate(capacity: max(1, count * restCount * 3))
+        rest = .allocate(capacity: max(1, count * restLanes * 3))
+        rest.initialize(repeating: 0, count: max(1, count * restLanes * 3))
         let srcRest = cloud.shRestCount
         cloud.shRest.withUnsafeBufferPointer { sr in
             for i in 0..<count {
@@ -50,9 +57,13 @@ public final class PreparedSplats: @unchecked Sendable {
                 r[11] = SphericalHarmonics.c0 * dc.y + 0.5
                 r[12] = SphericalHarmonics.c0 * dc.z + 0.5
                 r[13] = Self.alphaExponent(opacity: r[3]); r[14] = 0; r[15] = 0
-                let dst = rest + i * restCount * 3
+                let dst = rest + i * restLanes * 3
                 let src = i * srcRest * 3
-                for k in 0..<(restCount * 3) { dst[k] = Float16(min(max(sr[src + k], -65504), 65504)) }
+                for k in 0..<restCount {
+                    for c in 0..<3 {
+                        dst[c * restLanes + k] = Float16(min(max(sr[src + k * 3 + c], -65504), 65504))
+                    }
+                }
             }
         }
     }

@@ -16,4 +16,8 @@ struct ProjectedSplat {
     var depth: Float
     /// Inclusive pixel rectangle of the footprint square, clipped to the image.
     var x0, y0, x1, y1: Int16
+
+    /// A placeholder record (never blended).
+    static let empty = ProjectedSplat(mx: 0, my: 0, ca: 0, cb: 0, cc: 0, opacity: 0, r: 0, g: 0, b: 0, depth: 0,
+                                      x0: 0, y0: 0, x1: -1, y1: -1)
 }

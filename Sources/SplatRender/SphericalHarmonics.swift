@@ -17,6 +17,21 @@ public enum SphericalHarmonics {
         (-0.5900435899266435, 2.890611442640554, -0.4570457994644658, 0.3731763325901154,
          -0.4570457994644658, 1.445305721320277, -0.5900435899266435)
 
+    /// The basis values of bands 1–3 as two 8-lane vectors (lanes past the degree's count
+    /// are 0), matching `PreparedSplats`' zero-padded channel-major halves.
+    @inline(__always)
+    static func restBasis8(x: Float, y: Float, z: Float, degree: Int) -> (SIMD8<Float>, SIMD8<Float>) {
+        let b1x = -c1 * y, b1y = c1 * z, b1z = -c1 * x
+        guard degree > 1 else { return (SIMD8(b1x, b1y, b1z, 0, 0, 0, 0, 0), .zero) }
+        let xx = x * x, yy = y * y, zz = z * z, xy = x * y, yz = y * z, xz = x * z
+        let lo = SIMD8<Float>(b1x, b1y, b1z, c2.0 * xy, c2.1 * yz, c2.2 * (2 * zz - xx - yy), c2.3 * xz, c2.4 * (xx - yy))
+        guard degree > 2 else { return (lo, .zero) }
+        let hi = SIMD8<Float>(c3.0 * y * (3 * xx - yy), c3.1 * xy * z, c3.2 * y * (4 * zz - xx - yy),
+                              c3.3 * z * (2 * zz - 3 * xx - 3 * yy), c3.4 * x * (4 * zz - xx - yy),
+                              c3.5 * z * (xx - yy), c3.6 * x * (xx - 3 * yy), 0)
+        return (lo, hi)
+    }
+
     /// The 15 basis values of bands 1–3 for a unit direction (x, y, z), in 3DGS rest order,
     /// written to `out[0..<15]` (only the first `restCount` are meaningful for lower degrees).
     @inline(__always)

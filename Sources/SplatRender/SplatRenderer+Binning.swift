@@ -6,7 +6,9 @@
 // chunks of the sorted splats; offsets are tile-major, worker-minor, so order is preserved.
 
 extension SplatRenderer {
-    /// Fills `tileStart[0...tiles]` and `tileList`; returns the number of (tile, splat) pairs.
+    /// Fills `tileStart[0...tiles]` and `tileRecords` (a copy of each splat's record per tile
+    /// it touches, so the blender streams them instead of gathering from the sorted array);
+    /// returns the number of (tile, splat) pairs.
     func binTiles(count n: Int, tilesX: Int, tilesY: Int) -> Int {
         let tiles = tilesX * tilesY, workers = pool.count
         let counts = tileCounts.reserve(workers * tiles)
@@ -36,19 +38,18 @@ extension SplatRenderer {
             }
         }
         start[tiles] = Int32(truncatingIfNeeded: running)
-        let list = tileList.reserve(max(1, running))
+        let list = tileRecords.reserve(max(1, running))
         pool.run { w in
             let c = counts + w * tiles
             for i in chunk(w, of: n) {
                 let s = splats[i]
                 let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
                 let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
-                let rank = UInt32(truncatingIfNeeded: i)
                 for ty in ty0...ty1 {
                     let row = c + ty &* tilesX
                     for tx in tx0...tx1 {
                         let p = Int(row[tx]); row[tx] = Int32(truncatingIfNeeded: p &+ 1)
-                        list[p] = rank
+                        list[p] = s
                     }
                 }
             }

@@ -17,8 +17,7 @@ enum BlendTile {
 
 /// What the blender reads and writes, as raw pointers opened once per frame.
 struct BlendContext {
-    var splats: UnsafeMutablePointer<ProjectedSplat>
-    var list: UnsafeMutablePointer<UInt32>
+    var records: UnsafeMutablePointer<ProjectedSplat>
     var start: UnsafeMutablePointer<Int32>
     var color: UnsafeMutablePointer<UInt32>
     var depth: UnsafeMutablePointer<Float>
@@ -30,7 +29,7 @@ extension SplatRenderer {
     /// Blends every tile into `target` (colour and depth).
     func blend(tilesX: Int, tilesY: Int, setup: FrameSetup, background: Vec3, target: Framebuffer, depthTest: Bool) {
         let tiles = tilesX * tilesY
-        let ctx = BlendContext(splats: sorted.base, list: tileList.base, start: tileStart.base,
+        let ctx = BlendContext(records: tileRecords.base, start: tileStart.base,
                                color: target.color, depth: target.depth,
                                width: setup.width, height: setup.height, tilesX: tilesX, background: background)
         let state = tileState.base
@@ -105,28 +104,36 @@ extension SplatRenderer {
         let alphaMax = V(repeating: SplatTunables.alphaMax), alphaMin = V(repeating: SplatTunables.alphaMin)
         let tMin = V(repeating: SplatTunables.transmittanceMin)
         while k < end {
-            let s = c.splats[Int(c.list[k])]
+            let s = c.records[k]
             k &+= 1
             let rx0 = max(Int(s.x0) &- x0, 0), rx1 = min(Int(s.x1) &- x0, 15)
             let ry0 = max(Int(s.y0) &- y0, 0), ry1 = min(Int(s.y1) &- y0, 15)
+            // Lane windows: a rectangle at most 8 pixels wide is covered by one unaligned
+            // 8-lane window starting at its first column (the tile's state rows are 16
+            // contiguous floats); wider ones by the two aligned halves.
+            let single = rx1 &- rx0 < 8
+            let colA = single ? min(rx0, 8) : 0, colB = 8
             let lo = I(repeating: Int32(truncatingIfNeeded: rx0)), hi = I(repeating: Int32(truncatingIfNeeded: rx1))
-            let m0 = laneBits((lane .>= lo) .& (lane .<= hi)), m1 = laneBits((lane8 .>= lo) .& (lane8 .<= hi))
-            let dx0 = centre0 - s.mx, dx1 = centre1 - s.mx
-            let ax0 = dx0 * s.ca, ax1 = dx1 * s.ca
-            let h0 = rx0 < 8 ? 0 : 1, h1 = rx1 >= 8 ? 1 : 0
+            let laneA = lane &+ Int32(truncatingIfNeeded: colA)
+            let mA = laneBits((laneA .>= lo) .& (laneA .<= hi)), mB = laneBits((lane8 .>= lo) .& (lane8 .<= hi))
+            let dxA = (centre0 + Float(colA)) - s.mx, dxB = centre1 - s.mx
+            let axA = dxA * s.ca, axB = dxB * s.ca
+            let windows = single ? 1 : 2
             let op = V(repeating: s.opacity), depth = V(repeating: s.depth)
             let sr = V(repeating: s.r), sg = V(repeating: s.g), sb = V(repeating: s.b)
             for row in ry0...ry1 {
                 let dy = Float(y0 &+ row) + 0.5 - s.my
                 let k1 = V(repeating: s.cb * dy), k0 = V(repeating: s.cc * dy * dy)
-                var h = h0
-                while h <= h1 {
-                    let idx = row &* 2 &+ h
-                    let dx = h == 0 ? dx0 : dx1, ax = h == 0 ? ax0 : ax1
-                    h &+= 1
-                    let tOld = T[idx]
-                    var live = (h == 1 ? m0 : m1) & laneBits(tOld .> zero)
-                    if depthTest { live &= laneBits(depth .< E[idx]) }
+                var win = 0
+                while win < windows {
+                    let first = win == 0
+                    win &+= 1
+                    let dx = first ? dxA : dxB, ax = first ? axA : axB
+                    // Byte offset of the window in every state array.
+                    let o = ((row &<< 4) &+ (first ? colA : colB)) &<< 2
+                    let tOld = load(T, o)
+                    var live = (first ? mA : mB) & laneBits(tOld .> zero)
+                    if depthTest { live &= laneBits(depth .< load(E, o)) }
                     guard anyLane(live) else { continue }
                     // power = ca·dx² + cb·dx·dy + cc·dy² = dx·(ca·dx + cb·dy) + cc·dy².
                     let power = k0.addingProduct(dx, ax + k1)
@@ -137,18 +144,20 @@ extension SplatRenderer {
                     let finished = ok & laneBits(testT .< tMin)
                     let add = ok & ~finished
                     let w = keep(add, alpha * tOld)
-                    var r = R[idx].addingProduct(w, sr), g = G[idx].addingProduct(w, sg), b = B[idx].addingProduct(w, sb)
+                    var r = load(R, o).addingProduct(w, sr), g = load(G, o).addingProduct(w, sg)
+                    var b = load(B, o).addingProduct(w, sb)
                     var tNew = select(add, testT, else: tOld)
                     if anyLane(finished) {
                         // The pixel is done: add what shows through, then mark it with T = 0.
                         let wf = keep(finished, tOld)
-                        r = r.addingProduct(wf, BR[idx]); g = g.addingProduct(wf, BG[idx]); b = b.addingProduct(wf, BB[idx])
+                        r = r.addingProduct(wf, load(BR, o)); g = g.addingProduct(wf, load(BG, o))
+                        b = b.addingProduct(wf, load(BB, o))
                         tNew = keep(~finished, tNew)
                     }
-                    R[idx] = r; G[idx] = g; B[idx] = b
+                    store(r, R, o); store(g, G, o); store(b, B, o)
                     let crossed = add & laneBits(testT .< half) & laneBits(tOld .>= half)
-                    D[idx] = select(crossed, depth, else: D[idx])
-                    T[idx] = tNew
+                    store(select(crossed, depth, else: load(D, o)), D, o)
+                    store(tNew, T, o)
                 }
             }
             if (k &- begin) & (SplatTunables.terminationCheckInterval - 1) == 0 {
@@ -179,6 +188,18 @@ extension SplatRenderer {
                 }
             }
         }
+    }
+
+    /// 8 lanes at a byte offset (any alignment) of a state array.
+    @inline(__always)
+    static func load(_ p: UnsafeMutablePointer<SIMD8<Float>>, _ byteOffset: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(p).loadUnaligned(fromByteOffset: byteOffset, as: SIMD8<Float>.self)
+    }
+
+    /// Stores 8 lanes at a byte offset (any alignment) of a state array.
+    @inline(__always)
+    static func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<SIMD8<Float>>, _ byteOffset: Int) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, toByteOffset: byteOffset, as: SIMD8<Float>.self)
     }
 
     /// round(clamp(v, 0, 1)·255) per lane, halves rounded up like `Float.rounded()` (the

@@ -13,16 +13,14 @@ extension SplatRenderer {
         let keys = keysA.reserve(max(1, n)), vals = valsA.reserve(max(1, n))
         keysB.reserve(max(1, n)); valsB.reserve(max(1, n))
         let visibleCounts = workerVisible.base
-        let scratch = workerScratch.base
         let records = splats.records, rest = splats.rest
-        let restCount = splats.restCount, degree = splats.shDegree
+        let restLanes = splats.restLanes, degree = splats.shDegree
         pool.run { w in
             let range = chunk(w, of: n)
             var out = range.lowerBound
-            let basis = scratch + w * 32
             for i in range {
-                if Self.project(i, records: records, rest: rest, restCount: restCount, degree: degree,
-                                setup: setup, basis: basis, into: proj + out) {
+                if Self.project(i, records: records, rest: rest, restLanes: restLanes, degree: degree,
+                                setup: setup, into: proj + out) {
                     keys[out] = proj[out].depth.bitPattern
                     vals[out] = UInt32(truncatingIfNeeded: out)
                     out &+= 1
@@ -47,8 +45,7 @@ extension SplatRenderer {
     /// or off-image). The stored rectangle is the contract's square ∩ the alpha ≥ 1/255 box.
     @inline(__always)
     static func project(_ i: Int, records: UnsafeMutablePointer<Float>, rest: UnsafeMutablePointer<Float16>,
-                        restCount: Int, degree: Int, setup s: FrameSetup,
-                        basis: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<ProjectedSplat>) -> Bool {
+                        restLanes: Int, degree: Int, setup s: FrameSetup, into out: UnsafeMutablePointer<ProjectedSplat>) -> Bool {
         let r = records + i &* PreparedSplats.stride
         let px = r[0], py = r[1], pz = r[2]
         var opacity = r[3]
@@ -106,14 +103,20 @@ extension SplatRenderer {
         guard x1 >= 0, y1 >= 0, x0 <= wMax, y0 <= hMax, x0 <= x1, y0 <= y1 else { return false }
         // 6. Colour: base (C0·dc + 0.5, folded in `prepare`) + higher bands.
         var cr = r[10], cg = r[11], cb = r[12]
-        if restCount > 0 {
+        if restLanes > 0 {
             let dx = px - s.camX, dy = py - s.camY, dz = pz - s.camZ
             let len = (dx * dx + dy * dy + dz * dz).squareRoot()
-            SphericalHarmonics.restBasis(x: dx / len, y: dy / len, z: dz / len, degree: degree, into: basis)
-            let h = rest + i &* restCount &* 3
-            for k in 0..<restCount {
-                let bk = basis[k]
-                cr += bk * Float(h[3 &* k]); cg += bk * Float(h[3 &* k &+ 1]); cb += bk * Float(h[3 &* k &+ 2])
+            let (lo, hi) = SphericalHarmonics.restBasis8(x: dx / len, y: dy / len, z: dz / len, degree: degree)
+            let h = UnsafeRawPointer(rest + i &* restLanes &* 3)
+            @inline(__always) func lanes(_ k: Int) -> SIMD8<Float> {
+                SIMD8<Float>(h.loadUnaligned(fromByteOffset: k &* 16, as: SIMD8<Float16>.self))
+            }
+            if restLanes == 8 {
+                cr += (lanes(0) * lo).sum(); cg += (lanes(1) * lo).sum(); cb += (lanes(2) * lo).sum()
+            } else {
+                cr += (lanes(0) * lo).addingProduct(lanes(1), hi).sum()
+                cg += (lanes(2) * lo).addingProduct(lanes(3), hi).sum()
+                cb += (lanes(4) * lo).addingProduct(lanes(5), hi).sum()
             }
         }
         let invDet = 1 / det

@@ -37,7 +37,7 @@ public final class SplatRenderer: @unchecked Sendable {
     let histogram = ScratchBuffer<Int32>()
     let tileCounts = ScratchBuffer<Int32>()
     let tileStart = ScratchBuffer<Int32>()
-    let tileList = ScratchBuffer<UInt32>()
+    let tileRecords = ScratchBuffer<ProjectedSplat>()
     let workerVisible = ScratchBuffer<Int>()
     let workerScratch = ScratchBuffer<Float>()
     let tileState = ScratchBuffer<SIMD8<Float>>()
