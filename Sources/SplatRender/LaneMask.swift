@@ -56,3 +56,40 @@ typealias LaneBits = SIMD8<Int32>
     return a.replacing(with: b, where: b .> a)
     #endif
 }
+
+// Sign-bit masks: a Float lane whose sign bit is the truth value. `a < b` is exactly the
+// sign of `a − b` for finite or infinite a ≠ b (a difference of unequal floats never rounds
+// to zero), and equal inputs give +0, i.e. false — so these are exact comparisons that never
+// become LLVM `<8 x i1>` vectors; movemask and blendv read only the sign bits.
+
+/// Sign-bit mask of `a < b` per lane.
+@inline(__always) func less(_ a: Lanes, _ b: Lanes) -> Lanes { a - b }
+
+/// Sign-bit `m & n`.
+@inline(__always) func both(_ m: Lanes, _ n: Lanes) -> Lanes {
+    unsafeBitCast(unsafeBitCast(m, to: LaneBits.self) & unsafeBitCast(n, to: LaneBits.self), to: Lanes.self)
+}
+
+/// Sign-bit `m & !n`.
+@inline(__always) func butNot(_ m: Lanes, _ n: Lanes) -> Lanes {
+    unsafeBitCast(unsafeBitCast(m, to: LaneBits.self) & ~unsafeBitCast(n, to: LaneBits.self), to: Lanes.self)
+}
+
+/// True when any lane's sign bit is set.
+@inline(__always) func anySign(_ m: Lanes) -> Bool {
+    #if arch(x86_64)
+    return _mm256_movemask_ps(unsafeBitCast(m, to: __m256.self)) != 0
+    #else
+    return (unsafeBitCast(m, to: LaneBits.self) .< 0) != SIMDMask(repeating: false)
+    #endif
+}
+
+/// Per lane: sign of `m` set ? a : b.
+@inline(__always) func selectSign(_ m: Lanes, _ a: Lanes, else b: Lanes) -> Lanes {
+    #if arch(x86_64)
+    return unsafeBitCast(_mm256_blendv_ps(unsafeBitCast(b, to: __m256.self), unsafeBitCast(a, to: __m256.self),
+                                          unsafeBitCast(m, to: __m256.self)), to: Lanes.self)
+    #else
+    return b.replacing(with: a, where: unsafeBitCast(m, to: LaneBits.self) .< 0)
+    #endif
+}

@@ -115,7 +115,8 @@ extension SplatRenderer {
             let colA = single ? min(rx0, 8) : 0, colB = 8
             let lo = I(repeating: Int32(truncatingIfNeeded: rx0)), hi = I(repeating: Int32(truncatingIfNeeded: rx1))
             let laneA = lane &+ Int32(truncatingIfNeeded: colA)
-            let mA = laneBits((laneA .>= lo) .& (laneA .<= hi)), mB = laneBits((lane8 .>= lo) .& (lane8 .<= hi))
+            let mA = unsafeBitCast(laneBits((laneA .>= lo) .& (laneA .<= hi)), to: V.self)
+            let mB = unsafeBitCast(laneBits((lane8 .>= lo) .& (lane8 .<= hi)), to: V.self)
             let dxA = (centre0 + Float(colA)) - s.mx, dxB = centre1 - s.mx
             let axA = dxA * s.ca, axB = dxB * s.ca
             let windows = single ? 1 : 2
@@ -132,31 +133,35 @@ extension SplatRenderer {
                     // Byte offset of the window in every state array.
                     let o = ((row &<< 4) &+ (first ? colA : colB)) &<< 2
                     let tOld = load(T, o)
-                    var live = (first ? mA : mB) & laneBits(tOld .> zero)
-                    if depthTest { live &= laneBits(depth .< load(E, o)) }
-                    guard anyLane(live) else { continue }
+                    // Masks are sign bits (see LaneMask): live = in rectangle & T > 0 [& d < depth].
+                    var live = both(first ? mA : mB, less(zero, tOld))
+                    if depthTest { live = both(live, less(depth, load(E, o))) }
+                    guard anySign(live) else { continue }
                     // power = ca·dx² + cb·dx·dy + cc·dy² = dx·(ca·dx + cb·dy) + cc·dy².
                     let power = k0.addingProduct(dx, ax + k1)
                     let alpha = minLanes(fastExp(power) * op, alphaMax)
-                    let ok = live & laneBits(power .<= zero) & laneBits(alpha .>= alphaMin)
-                    guard anyLane(ok) else { continue }
+                    // ok = live & !(power > 0) & !(alpha < 1/255)
+                    let ok = butNot(butNot(live, less(zero, power)), less(alpha, alphaMin))
+                    guard anySign(ok) else { continue }
                     let testT = tOld * (1 - alpha)
-                    let finished = ok & laneBits(testT .< tMin)
-                    let add = ok & ~finished
-                    let w = keep(add, alpha * tOld)
+                    let finishing = less(testT, tMin)
+                    let add = butNot(ok, finishing)
+                    let w = selectSign(add, alpha * tOld, else: zero)
                     var r = load(R, o).addingProduct(w, sr), g = load(G, o).addingProduct(w, sg)
                     var b = load(B, o).addingProduct(w, sb)
-                    var tNew = select(add, testT, else: tOld)
-                    if anyLane(finished) {
+                    var tNew = selectSign(add, testT, else: tOld)
+                    let finished = both(ok, finishing)
+                    if anySign(finished) {
                         // The pixel is done: add what shows through, then mark it with T = 0.
-                        let wf = keep(finished, tOld)
+                        let wf = selectSign(finished, tOld, else: zero)
                         r = r.addingProduct(wf, load(BR, o)); g = g.addingProduct(wf, load(BG, o))
                         b = b.addingProduct(wf, load(BB, o))
-                        tNew = keep(~finished, tNew)
+                        tNew = selectSign(finished, zero, else: tNew)
                     }
                     store(r, R, o); store(g, G, o); store(b, B, o)
-                    let crossed = add & laneBits(testT .< half) & laneBits(tOld .>= half)
-                    store(select(crossed, depth, else: load(D, o)), D, o)
+                    // Depth where accumulated opacity first exceeds ½: T drops below ½ here.
+                    let crossed = butNot(both(add, less(testT, half)), less(tOld, half))
+                    store(selectSign(crossed, depth, else: load(D, o)), D, o)
                     store(tNew, T, o)
                 }
             }
