@@ -84,6 +84,16 @@ typealias LaneBits = SIMD8<Int32>
     #endif
 }
 
+/// The sign bits of the 8 lanes as an 8-bit integer (lane 0 in bit 0).
+@inline(__always) func signBits(_ m: Lanes) -> Int32 {
+    #if arch(x86_64)
+    return _mm256_movemask_ps(unsafeBitCast(m, to: __m256.self))
+    #else
+    let s = (unsafeBitCast(m, to: LaneBits.self) &>> 31) & LaneBits(1, 2, 4, 8, 16, 32, 64, 128)
+    return s.wrappedSum()
+    #endif
+}
+
 /// Per lane: sign of `m` set ? a : b.
 @inline(__always) func selectSign(_ m: Lanes, _ a: Lanes, else b: Lanes) -> Lanes {
     #if arch(x86_64)

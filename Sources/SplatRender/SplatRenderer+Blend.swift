@@ -100,6 +100,7 @@ extension SplatRenderer {
         let centre0 = V(0, 1, 2, 3, 4, 5, 6, 7) + (Float(x0) + 0.5)
         let centre1 = centre0 + 8
         var k = begin
+        var livePixels = wValid * hValid
         let zero = V(repeating: 0), half = V(repeating: SplatTunables.depthOpacity)
         let alphaMax = V(repeating: SplatTunables.alphaMax), alphaMin = V(repeating: SplatTunables.alphaMin)
         let tMin = V(repeating: SplatTunables.transmittanceMin)
@@ -151,7 +152,9 @@ extension SplatRenderer {
                     var b = load(B, o).addingProduct(w, sb)
                     var tNew = selectSign(add, testT, else: tOld)
                     let finished = both(ok, finishing)
-                    if anySign(finished) {
+                    let finishedBits = signBits(finished)
+                    if finishedBits != 0 {
+                        livePixels &-= finishedBits.nonzeroBitCount
                         // The pixel is done: add what shows through, then mark it with T = 0.
                         let wf = selectSign(finished, tOld, else: zero)
                         r = r.addingProduct(wf, load(BR, o)); g = g.addingProduct(wf, load(BG, o))
@@ -165,11 +168,7 @@ extension SplatRenderer {
                     store(tNew, T, o)
                 }
             }
-            if (k &- begin) & (SplatTunables.terminationCheckInterval - 1) == 0 {
-                var alive = false
-                for i in 0..<(hValid &* 2) where any(T[i] .> 0) { alive = true; break }
-                if !alive { break }
-            }
+            if livePixels == 0 { break }  // every pixel of the tile is finished
         }
 
         // Write out C + T·background and depth.

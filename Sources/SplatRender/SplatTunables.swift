@@ -26,8 +26,6 @@ public enum SplatTunables {
     public static let transmittanceMin: Float = 0.0001
     /// Depth output: the depth of the splat where accumulated opacity first exceeds this.
     public static let depthOpacity: Float = 0.5
-    /// Tiles are checked for early termination every this many splats.
-    static let terminationCheckInterval = 8
     /// Radix digit width for the depth sort (3 passes cover 32 bits).
     static let radixBits = 11
 }
