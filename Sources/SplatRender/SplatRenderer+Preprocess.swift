@@ -57,14 +57,17 @@ extension SplatRenderer {
         let d = -tz
         guard d > s.near else { return false }
         let u = tx, v = -ty
+        let invD = 1 / d  // one division; the contract's u/d etc. become products (≤ 1 ulp apart)
+        let ud = u * invD, vd = v * invD
         // 2. Projected mean.
-        let mx = s.fx * u / d + s.cx
-        let my = s.fy * v / d + s.cy
+        let mx = s.fx * ud + s.cx
+        let my = s.fy * vd + s.cy
         // 4. EWA Jacobian with clamped tangent; T = J·Wc, Wc = diag(1, −1, −1)·V₃ₓ₃.
-        let ux = d * min(max(u / d, -s.limXNeg), s.limXPos)
-        let vy = d * min(max(v / d, -s.limYNeg), s.limYPos)
-        let j00 = s.fx / d, j02 = -s.fx * ux / (d * d)
-        let j11 = s.fy / d, j12 = -s.fy * vy / (d * d)
+        let ux = d * min(max(ud, -s.limXNeg), s.limXPos)
+        let vy = d * min(max(vd, -s.limYNeg), s.limYPos)
+        let invD2 = invD * invD
+        let j00 = s.fx * invD, j02 = -s.fx * ux * invD2
+        let j11 = s.fy * invD, j12 = -s.fy * vy * invD2
         let a0 = j00 * s.v00 - j02 * s.v20, a1 = j00 * s.v01 - j02 * s.v21, a2 = j00 * s.v02 - j02 * s.v22
         let b0 = -j11 * s.v10 - j12 * s.v20, b1 = -j11 * s.v11 - j12 * s.v21, b2 = -j11 * s.v12 - j12 * s.v22
         // 3. World covariance (precomputed), cov2D = T·Σ·Tᵀ.
@@ -105,8 +108,8 @@ extension SplatRenderer {
         var cr = r[10], cg = r[11], cb = r[12]
         if restLanes > 0 {
             let dx = px - s.camX, dy = py - s.camY, dz = pz - s.camZ
-            let len = (dx * dx + dy * dy + dz * dz).squareRoot()
-            let (lo, hi) = SphericalHarmonics.restBasis8(x: dx / len, y: dy / len, z: dz / len, degree: degree)
+            let invLen = 1 / (dx * dx + dy * dy + dz * dz).squareRoot()
+            let (lo, hi) = SphericalHarmonics.restBasis8(x: dx * invLen, y: dy * invLen, z: dz * invLen, degree: degree)
             let h = UnsafeRawPointer(rest + i &* restLanes &* 3)
             @inline(__always) func lanes(_ k: Int) -> SIMD8<Float> {
                 SIMD8<Float>(h.loadUnaligned(fromByteOffset: k &* 16, as: SIMD8<Float16>.self))
