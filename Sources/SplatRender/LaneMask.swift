@@ -1,7 +1,8 @@
-// LaneMask — 8-lane masks as all-ones/zero Int32 lanes, with the few operations the
-// blender needs compiled to single AVX instructions on x86_64 (vtestps, vblendvps, vminps)
-// and plain bit arithmetic elsewhere. Working on Int32 lanes keeps LLVM from legalising
-// `SIMDMask` through 16-bit lanes, which cost ~20 extra instructions per blended vector.
+// LaneMask — the blender's 8-lane mask operations, compiled to single AVX instructions on
+// x86_64 (vmovmskps, vblendvps, vminps, vmaxps) and plain SIMD code elsewhere. Masks are
+// kept as the sign bits of Float lanes (see below): `SIMDMask` comparisons become LLVM
+// `<8 x i1>` vectors that AVX2 legalises through 16-bit lanes, ~10 extra instructions per
+// blended vector.
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
@@ -13,31 +14,6 @@ typealias LaneBits = SIMD8<Int32>
 
 /// The mask of a lane-wise comparison as Int32 lanes.
 @inline(__always) func laneBits(_ m: SIMDMask<SIMD8<Int32>>) -> LaneBits { unsafeBitCast(m, to: LaneBits.self) }
-
-/// True when any lane of `m` is set.
-@inline(__always) func anyLane(_ m: LaneBits) -> Bool {
-    #if arch(x86_64)
-    return _mm256_movemask_ps(unsafeBitCast(m, to: __m256.self)) != 0
-    #else
-    return m != .zero
-    #endif
-}
-
-/// Per lane: `m ? a : b`.
-@inline(__always) func select(_ m: LaneBits, _ a: Lanes, else b: Lanes) -> Lanes {
-    #if arch(x86_64)
-    return unsafeBitCast(_mm256_blendv_ps(unsafeBitCast(b, to: __m256.self), unsafeBitCast(a, to: __m256.self),
-                                          unsafeBitCast(m, to: __m256.self)), to: Lanes.self)
-    #else
-    let ai = unsafeBitCast(a, to: LaneBits.self), bi = unsafeBitCast(b, to: LaneBits.self)
-    return unsafeBitCast((ai & m) | (bi & ~m), to: Lanes.self)
-    #endif
-}
-
-/// Per lane: `m ? a : 0`.
-@inline(__always) func keep(_ m: LaneBits, _ a: Lanes) -> Lanes {
-    unsafeBitCast(unsafeBitCast(a, to: LaneBits.self) & m, to: Lanes.self)
-}
 
 /// Per-lane minimum (inputs are never NaN here).
 @inline(__always) func minLanes(_ a: Lanes, _ b: Lanes) -> Lanes {
@@ -60,7 +36,9 @@ typealias LaneBits = SIMD8<Int32>
 // Sign-bit masks: a Float lane whose sign bit is the truth value. `a < b` is exactly the
 // sign of `a − b` for finite or infinite a ≠ b (a difference of unequal floats never rounds
 // to zero), and equal inputs give +0, i.e. false — so these are exact comparisons that never
-// become LLVM `<8 x i1>` vectors; movemask and blendv read only the sign bits.
+// become LLVM `<8 x i1>` vectors; movemask and blendv read only the sign bits. One caveat:
+// −0 − (+0) = −0 reads as "−0 < +0"; the blender never compares a −0 (T, alpha, depths and
+// 0 − power are never −0), and NaN inputs are not expected.
 
 /// Sign-bit mask of `a < b` per lane.
 @inline(__always) func less(_ a: Lanes, _ b: Lanes) -> Lanes { a - b }

@@ -2,11 +2,17 @@
 //
 // A worker claims tiles from an atomic counter and keeps the tile's state in L1: per pixel
 // transmittance T, accumulated colour, output depth, the depth to test against and the
-// colour behind the splats, as 32 eight-lane vectors each (16 rows × 2 halves). Each splat
-// of the tile's list (front to back) updates the lanes inside its pixel rectangle. A pixel
-// is finished by setting T = 0 after adding T·background, so "finished" needs no extra
-// mask; the tile stops early when every T is 0. Identical arithmetic per tile whichever
-// worker runs it, so the bytes do not depend on the thread count.
+// colour behind the splats, each as 16 rows × 16 floats. The tile's records (copied there
+// in depth order by binning) are streamed front to back; each updates the pixels inside its
+// rectangle, 8 lanes at a time: one unaligned window when the rectangle is ≤ 8 px wide,
+// else the two aligned halves of the row. Masks are sign bits (LaneMask.swift). A pixel is
+// finished by adding T·background and setting T = 0, so "finished" needs no extra mask;
+// the tile stops when its count of live pixels reaches 0. Identical arithmetic per tile
+// whichever worker runs it, so the bytes do not depend on the thread count.
+//
+// Cost notes (150k-splat room, 1280×720): ~6M window evaluations per frame, ~45
+// instructions each; a data-dependent early-out after alpha mispredicts on ~¼ of windows
+// and was removed (−13 % CPU).
 import RenderCore
 
 /// Layout of a worker's tile state (in `SIMD8<Float>` units).
@@ -48,6 +54,7 @@ extension SplatRenderer {
         }
     }
 
+    /// Blends tile `t` (row-major tile index) with worker state `st`.
     @inline(__always)
     static func blendTile(_ t: Int, _ c: BlendContext, _ st: UnsafeMutablePointer<SIMD8<Float>>, depthTest: Bool) {
         typealias V = SIMD8<Float>
