@@ -9,9 +9,13 @@
 
 /// exp(x) per lane for x ≤ 0 (inputs below −87 return ~2⁻¹²⁶ rather than 0).
 @inline(__always)
-func fastExp(_ x: SIMD8<Float>) -> SIMD8<Float> {
-    var t = x * 1.4426950408889634
-    t = maxLanes(t, SIMD8<Float>(repeating: -126))
+func fastExp(_ x: SIMD8<Float>) -> SIMD8<Float> { fastExp2(x * 1.4426950408889634) }
+
+/// 2^x per lane for x ≤ 0 (inputs below −126 return 2⁻¹²⁶). The blender calls this directly
+/// with a conic pre-scaled by log2 e, saving the multiply.
+@inline(__always)
+func fastExp2(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    let t = maxLanes(x, SIMD8<Float>(repeating: -126))
     let magic: Float = 12_582_912  // 1.5 · 2^23
     let shifted = t + magic
     let n = shifted - magic

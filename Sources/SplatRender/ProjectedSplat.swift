@@ -1,8 +1,9 @@
 // ProjectedSplat — one splat after preprocessing: what the blender needs, in 48 bytes.
 
 /// A splat projected for one frame (image coordinates: x right, y down, pixel centres at
-/// +0.5). The conic is stored pre-scaled so that the exponent is
-/// `power = ca·dx² + cb·dx·dy + cc·dy²` with `ca = −A/2, cb = −B, cc = −C/2`.
+/// +0.5). The conic is stored pre-scaled so that the base-2 exponent is
+/// `power₂ = ca·dx² + cb·dx·dy + cc·dy²` with `ca = −A/2·log2 e, cb = −B·log2 e,
+/// cc = −C/2·log2 e`, i.e. exp(power) = 2^power₂.
 struct ProjectedSplat {
     /// Projected mean (pixels).
     var mx, my: Float

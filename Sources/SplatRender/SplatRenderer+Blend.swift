@@ -147,14 +147,15 @@ extension SplatRenderer {
                     guard anySign(live) else { continue }
                     // power = ca·dx² + cb·dx·dy + cc·dy² = dx·(ca·dx + cb·dy) + cc·dy².
                     let power = k0.addingProduct(dx, ax + k1)
-                    let alpha = minLanes(fastExp(power) * op, alphaMax)
+                    let alpha = minLanes(fastExp2(power) * op, alphaMax)  // power is in log2 units
                     // ok = live & !(power > 0) & !(alpha < 1/255)
                     let ok = butNot(butNot(live, less(zero, power)), less(alpha, alphaMin))
                     // No early-out on `ok`: it fails for ~¼ of vectors in no pattern (mispredicts).
-                    let testT = tOld * (1 - alpha)
+                    let aT = alpha * tOld
+                    let testT = tOld - aT  // T·(1 − α), reusing α·T
                     let finishing = less(testT, tMin)
                     let add = butNot(ok, finishing)
-                    let w = selectSign(add, alpha * tOld, else: zero)
+                    let w = selectSign(add, aT, else: zero)
                     var r = load(R, o).addingProduct(w, sr), g = load(G, o).addingProduct(w, sg)
                     var b = load(B, o).addingProduct(w, sb)
                     var tNew = selectSign(add, testT, else: tOld)

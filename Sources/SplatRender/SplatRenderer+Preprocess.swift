@@ -3,40 +3,49 @@ import Foundation
 import RenderCore
 
 extension SplatRenderer {
-    /// Projects all splats in parallel. Visible ones are written to `projected` (compacted
-    /// per worker chunk) with their depth bits in `keysA` and their `projected` slot in
-    /// `valsA`; the per-chunk lists are then packed so `keysA/valsA[0..<visible]` follow
-    /// splat order. Returns the number of visible splats.
+    /// Projects all splats in parallel. Workers claim fixed chunks of
+    /// `SplatTunables.preprocessChunk` splats from an atomic counter (so a descheduled
+    /// thread does not hold the others up); visible splats are written compacted within
+    /// their chunk to `projected`, with depth bits in `keysA` and their `projected` slot in
+    /// `valsA`. The runs are then packed in chunk order, so `keysA/valsA[0..<visible]`
+    /// follow splat order whatever the thread count. Returns the number of visible splats.
     func preprocess(_ splats: PreparedSplats, setup: FrameSetup) -> Int {
         let n = splats.count
         let proj = projected.reserve(max(1, n))
         let keys = keysA.reserve(max(1, n)), vals = valsA.reserve(max(1, n))
         keysB.reserve(max(1, n)); valsB.reserve(max(1, n))
-        let visibleCounts = workerVisible.base
+        let size = SplatTunables.preprocessChunk
+        let chunks = (n + size - 1) / size
+        let visibleCounts = chunkVisible.reserve(max(1, chunks))
         let records = splats.records, rest = splats.rest
         let restLanes = splats.restLanes, degree = splats.shDegree
-        pool.run { w in
-            let range = chunk(w, of: n)
-            var out = range.lowerBound
-            for i in range {
-                if Self.project(i, records: records, rest: rest, restLanes: restLanes, degree: degree,
-                                setup: setup, into: proj + out) {
-                    keys[out] = proj[out].depth.bitPattern
-                    vals[out] = UInt32(truncatingIfNeeded: out)
-                    out &+= 1
+        nextChunk.store(0, ordering: .relaxed)
+        pool.run { _ in
+            while true {
+                let c = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
+                if c >= chunks { break }
+                let start = c * size
+                var out = start
+                for i in start..<min(n, start + size) {
+                    if Self.project(i, records: records, rest: rest, restLanes: restLanes, degree: degree,
+                                    setup: setup, into: proj + out) {
+                        keys[out] = proj[out].depth.bitPattern
+                        vals[out] = UInt32(truncatingIfNeeded: out)
+                        out &+= 1
+                    }
                 }
+                visibleCounts[c] = out - start
             }
-            visibleCounts[w] = out - range.lowerBound
         }
-        // Pack the per-chunk runs (chunk 0 is in place).
-        var visible = visibleCounts[0]
-        for w in 1..<pool.count {
-            let start = chunk(w, of: n).lowerBound, c = visibleCounts[w]
-            if start != visible && c > 0 {
-                memmove(keys + visible, keys + start, c * MemoryLayout<UInt32>.stride)
-                memmove(vals + visible, vals + start, c * MemoryLayout<UInt32>.stride)
+        // Pack the per-chunk runs in order (chunk 0 is in place).
+        var visible = 0
+        for c in 0..<chunks {
+            let start = c * size, count = visibleCounts[c]
+            if start != visible && count > 0 {
+                memmove(keys + visible, keys + start, count * MemoryLayout<UInt32>.stride)
+                memmove(vals + visible, vals + start, count * MemoryLayout<UInt32>.stride)
             }
-            visible += c
+            visible += count
         }
         return visible
     }
@@ -123,9 +132,10 @@ extension SplatRenderer {
             }
         }
         let invDet = 1 / det
+        let log2e: Float = 1.4426950408889634  // the blender evaluates 2^power
         out.pointee = ProjectedSplat(
             mx: mx, my: my,
-            ca: -0.5 * (c * invDet), cb: -(-b * invDet), cc: -0.5 * (a * invDet),
+            ca: -0.5 * log2e * (c * invDet), cb: log2e * (b * invDet), cc: -0.5 * log2e * (a * invDet),
             opacity: opacity, r: max(cr, 0), g: max(cg, 0), b: max(cb, 0), depth: d,
             x0: Int16(max(x0, 0)), y0: Int16(max(y0, 0)),
             x1: Int16(min(x1, wMax)), y1: Int16(min(y1, hMax)))

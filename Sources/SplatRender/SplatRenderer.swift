@@ -38,17 +38,15 @@ public final class SplatRenderer: @unchecked Sendable {
     let tileCounts = ScratchBuffer<Int32>()
     let tileStart = ScratchBuffer<Int32>()
     let tileRecords = ScratchBuffer<ProjectedSplat>()
-    let workerVisible = ScratchBuffer<Int>()
-    let workerScratch = ScratchBuffer<Float>()
+    let chunkVisible = ScratchBuffer<Int>()
     let tileState = ScratchBuffer<SIMD8<Float>>()
     let nextTile = Atomic<Int>(0)
+    let nextChunk = Atomic<Int>(0)
 
     /// Creates a renderer with `threads` workers (default: one per active core).
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
         pool = WorkerPool(threads: self.threads)
-        workerVisible.reserve(self.threads + 1)
-        workerScratch.reserve(self.threads * 32)
         tileState.reserve(self.threads * BlendTile.stateVectors)
     }
 
