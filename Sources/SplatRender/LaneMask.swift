@@ -18,7 +18,7 @@ typealias LaneBits = SIMD8<Int32>
 /// Per-lane minimum (inputs are never NaN here).
 @inline(__always) func minLanes(_ a: Lanes, _ b: Lanes) -> Lanes {
     #if arch(x86_64)
-    return unsafeBitCast(_mm256_min_ps(unsafeBitCast(a, to: __m256.self), unsafeBitCast(b, to: __m256.self)), to: Lanes.self)
+    return _mm256_min_ps(a, b)
     #else
     return a.replacing(with: b, where: b .< a)
     #endif
@@ -27,7 +27,7 @@ typealias LaneBits = SIMD8<Int32>
 /// Per-lane maximum (inputs are never NaN here).
 @inline(__always) func maxLanes(_ a: Lanes, _ b: Lanes) -> Lanes {
     #if arch(x86_64)
-    return unsafeBitCast(_mm256_max_ps(unsafeBitCast(a, to: __m256.self), unsafeBitCast(b, to: __m256.self)), to: Lanes.self)
+    return _mm256_max_ps(a, b)
     #else
     return a.replacing(with: b, where: b .> a)
     #endif
@@ -56,7 +56,7 @@ typealias LaneBits = SIMD8<Int32>
 /// True when any lane's sign bit is set.
 @inline(__always) func anySign(_ m: Lanes) -> Bool {
     #if arch(x86_64)
-    return _mm256_movemask_ps(unsafeBitCast(m, to: __m256.self)) != 0
+    return _mm256_movemask_ps(m) != 0
     #else
     return (unsafeBitCast(m, to: LaneBits.self) .< 0) != SIMDMask(repeating: false)
     #endif
@@ -65,7 +65,7 @@ typealias LaneBits = SIMD8<Int32>
 /// The sign bits of the 8 lanes as an 8-bit integer (lane 0 in bit 0).
 @inline(__always) func signBits(_ m: Lanes) -> Int32 {
     #if arch(x86_64)
-    return _mm256_movemask_ps(unsafeBitCast(m, to: __m256.self))
+    return _mm256_movemask_ps(m)
     #else
     let s = (unsafeBitCast(m, to: LaneBits.self) &>> 31) & LaneBits(1, 2, 4, 8, 16, 32, 64, 128)
     return s.wrappedSum()
@@ -75,8 +75,7 @@ typealias LaneBits = SIMD8<Int32>
 /// Per lane: sign of `m` set ? a : b.
 @inline(__always) func selectSign(_ m: Lanes, _ a: Lanes, else b: Lanes) -> Lanes {
     #if arch(x86_64)
-    return unsafeBitCast(_mm256_blendv_ps(unsafeBitCast(b, to: __m256.self), unsafeBitCast(a, to: __m256.self),
-                                          unsafeBitCast(m, to: __m256.self)), to: Lanes.self)
+    return _mm256_blendv_ps(b, a, m)
     #else
     return b.replacing(with: a, where: unsafeBitCast(m, to: LaneBits.self) .< 0)
     #endif
