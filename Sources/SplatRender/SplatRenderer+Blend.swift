@@ -33,7 +33,8 @@ struct BlendContext {
 
 extension SplatRenderer {
     /// Blends every tile into `target` (colour and depth).
-    func blend(tilesX: Int, tilesY: Int, setup: FrameSetup, background: Vec3, target: Framebuffer, depthTest: Bool) {
+    func blend(tilesX: Int, tilesY: Int, setup: FrameSetup, background: Vec3, target: Framebuffer, depthTest: Bool,
+               writeDepth: Bool) {
         let tiles = tilesX * tilesY
         let ctx = BlendContext(records: tileRecords.base, start: tileStart.base,
                                color: target.color, depth: target.depth,
@@ -45,10 +46,12 @@ extension SplatRenderer {
             while true {
                 let t = nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
                 if t >= tiles { break }
-                if depthTest {
-                    Self.blendTile(t, ctx, st, depthTest: true)
-                } else {
-                    Self.blendTile(t, ctx, st, depthTest: false)
+                // Four specialisations of the kernel (the flags are constants in each).
+                switch (depthTest, writeDepth) {
+                case (false, true): Self.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
+                case (false, false): Self.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
+                case (true, true): Self.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
+                case (true, false): Self.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
                 }
             }
         }
@@ -56,7 +59,8 @@ extension SplatRenderer {
 
     /// Blends tile `t` (row-major tile index) with worker state `st`.
     @inline(__always)
-    static func blendTile(_ t: Int, _ c: BlendContext, _ st: UnsafeMutablePointer<SIMD8<Float>>, depthTest: Bool) {
+    static func blendTile(_ t: Int, _ c: BlendContext, _ st: UnsafeMutablePointer<SIMD8<Float>>, depthTest: Bool,
+                          writeDepth: Bool) {
         typealias V = SIMD8<Float>
         typealias I = SIMD8<Int32>
         let n = BlendTile.vectors
@@ -171,8 +175,10 @@ extension SplatRenderer {
                     }
                     store(r, R, o); store(g, G, o); store(b, B, o)
                     // Depth where accumulated opacity first exceeds ½: T drops below ½ here.
-                    let crossed = butNot(both(add, less(testT, half)), less(tOld, half))
-                    store(selectSign(crossed, depth, else: load(D, o)), D, o)
+                    if writeDepth {
+                        let crossed = butNot(both(add, less(testT, half)), less(tOld, half))
+                        store(selectSign(crossed, depth, else: load(D, o)), D, o)
+                    }
                     store(tNew, T, o)
                 }
             }
@@ -194,9 +200,12 @@ extension SplatRenderer {
                 let count = min(8, c.width &- col)
                 if count == 8 {
                     UnsafeMutableRawPointer(c.color + p).storeBytes(of: packed, as: SIMD8<UInt32>.self)
-                    UnsafeMutableRawPointer(c.depth + p).storeBytes(of: D[idx], as: SIMD8<Float>.self)
+                    if writeDepth { UnsafeMutableRawPointer(c.depth + p).storeBytes(of: D[idx], as: SIMD8<Float>.self) }
                 } else {
-                    for l in 0..<count { c.color[p &+ l] = packed[l]; c.depth[p &+ l] = D[idx][l] }
+                    for l in 0..<count {
+                        c.color[p &+ l] = packed[l]
+                        if writeDepth { c.depth[p &+ l] = D[idx][l] }
+                    }
                 }
             }
         }

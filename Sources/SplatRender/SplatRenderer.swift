@@ -27,6 +27,11 @@ public final class SplatRenderer: @unchecked Sendable {
     /// Mip-Splatting-style opacity compensation for the +0.3 px² dilation (off by default:
     /// the 3DGS reference does not do it). Scales opacity by sqrt(det(Σ₂D) / det(Σ₂D + 0.3·I)).
     public var antialias = false
+    /// Whether `render` writes the framebuffer's depth (the depth where accumulated opacity
+    /// first exceeds ½). True by default; an interactive viewer that never reads splat
+    /// depth can turn it off to save ~10 % of the blend work — the depth buffer is then left
+    /// as it was (still read when `depthTest` is true).
+    public var writesDepth = true
 
     let pool: WorkerPool
     // Per-frame scratch, reused (see each stage for its meaning).
@@ -85,7 +90,7 @@ public final class SplatRenderer: @unchecked Sendable {
         let pairs = binTiles(count: visible, tilesX: tilesX, tilesY: tilesY)
         times.bin = lap()
         blend(tilesX: tilesX, tilesY: tilesY, setup: setup, background: camera.background,
-              target: target, depthTest: depthTest)
+              target: target, depthTest: depthTest, writeDepth: writesDepth)
         times.blend = lap()
         times.visibleSplats = visible
         times.tileSplatPairs = pairs

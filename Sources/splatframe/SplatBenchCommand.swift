@@ -31,6 +31,7 @@ struct SplatBenchCommand: ParsableCommand {
     @Option var warmup: Int = 3
     @Option var threads: Int = ProcessInfo.processInfo.activeProcessorCount
     @Flag var antialias = false
+    @Flag(help: "Skip the depth output (interactive viewing).") var noDepth = false
     @Option(help: "Write the last frame as PNG.")
     var out: String?
 
@@ -53,6 +54,7 @@ struct SplatBenchCommand: ParsableCommand {
         let prepMs = Date().timeIntervalSince(t0) * 1000
         let renderer = SplatRenderer(threads: threads)
         renderer.antialias = antialias
+        renderer.writesDepth = !noDepth
         let fb = Framebuffer(width: cam.width, height: cam.height)
         for _ in 0..<warmup { renderer.render(prepared, camera: cam, into: fb) }
         var all: [SplatStageTimes] = []
@@ -67,7 +69,7 @@ struct SplatBenchCommand: ParsableCommand {
         func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s.isEmpty ? 0 : s[s.count / 2] }
         func f(_ x: Double) -> String { String(format: "%.2f", x) }
         let m = median(wall)
-        print("bench-splats splats=\(cloud.count) sh=\(cloud.shDegree) size=\(cam.width)x\(cam.height) threads=\(threads)"
+        print("bench-splats splats=\(cloud.count) sh=\(cloud.shDegree) size=\(cam.width)x\(cam.height) threads=\(threads)\(noDepth ? " no-depth" : "")"
               + " frames=\(frames) median_ms=\(f(m)) fps=\(f(1000 / m)) min_ms=\(f(wall.min() ?? 0))"
               + " p90_ms=\(f(wall.sorted()[min(wall.count - 1, wall.count * 9 / 10)]))"
               + " cpu_ms_per_frame=\(f(cpuPerFrame))")

@@ -50,4 +50,19 @@ import TestSupport
         #expect(fb.colorArray == before)
         #expect(fb.depthArray.allSatisfy { $0 == 0.1 })
     }
+
+    @Test func skippingDepthKeepsColourAndLeavesDepthAlone() {
+        let cloud = SplatSceneGenerator.object(count: 1500, seed: 5)
+        let prepared = SplatRenderer.prepare(cloud)
+        let cam = H.lookAtCamera(eye: Vec3(0.2, 0.3, 1.3), target: Vec3(0, -0.1, 0), width: 80, height: 50)
+        let withDepth = Framebuffer(width: 80, height: 50), without = Framebuffer(width: 80, height: 50)
+        SplatRenderer(threads: 2).render(prepared, camera: cam, into: withDepth)
+        without.depth.update(repeating: 7, count: without.pixelCount)
+        let r = SplatRenderer(threads: 2)
+        r.writesDepth = false
+        r.render(prepared, camera: cam, into: without)
+        #expect(without.colorArray == withDepth.colorArray)
+        #expect(without.depthArray.allSatisfy { $0 == 7 })
+        #expect(withDepth.depthArray.contains { $0.isFinite })
+    }
 }
