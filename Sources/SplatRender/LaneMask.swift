@@ -24,6 +24,15 @@ typealias LaneBits = SIMD8<Int32>
     #endif
 }
 
+/// Per-lane square root (the stdlib's `squareRoot()` on SIMD8 is a per-lane call).
+@inline(__always) func sqrtLanes(_ a: Lanes) -> Lanes {
+    #if arch(x86_64)
+    return _mm256_sqrt_ps(a)
+    #else
+    return a.squareRoot()
+    #endif
+}
+
 /// Per-lane maximum (inputs are never NaN here).
 @inline(__always) func maxLanes(_ a: Lanes, _ b: Lanes) -> Lanes {
     #if arch(x86_64)

@@ -44,6 +44,7 @@ public final class SplatRenderer: @unchecked Sendable {
     let tileStart = ScratchBuffer<Int32>()
     let tileRecords = ScratchBuffer<ProjectedSplat>()
     let chunkVisible = ScratchBuffer<Int>()
+    let preprocessScratch = ScratchBuffer<SIMD8<Float>>()
     let tileState = ScratchBuffer<SIMD8<Float>>()
     let nextTile = Atomic<Int>(0)
     let nextChunk = Atomic<Int>(0)
@@ -53,6 +54,7 @@ public final class SplatRenderer: @unchecked Sendable {
         self.threads = max(1, threads)
         pool = WorkerPool(threads: self.threads)
         tileState.reserve(self.threads * BlendTile.stateVectors)
+        preprocessScratch.reserve(self.threads * 16)
     }
 
     /// Converts a cloud once into the compact form `render` reads (see `PreparedSplats`).

@@ -26,7 +26,7 @@ public enum SplatTunables {
     public static let transmittanceMin: Float = 0.0001
     /// Depth output: the depth of the splat where accumulated opacity first exceeds this.
     public static let depthOpacity: Float = 0.5
-    /// Splats per preprocessing work item (claimed dynamically by the workers).
+    /// Splats per preprocessing work item (claimed dynamically by the workers; a multiple of 8).
     static let preprocessChunk = 8192
     /// Radix digit width for the depth sort (3 passes cover 32 bits).
     static let radixBits = 11
