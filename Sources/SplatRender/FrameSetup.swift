@@ -33,8 +33,28 @@ struct FrameSetup {
         limXNeg = cx / fx + SplatTunables.frustumGuard * tanX
         limYPos = (H - cy) / fy + SplatTunables.frustumGuard * tanY
         limYNeg = cy / fy + SplatTunables.frustumGuard * tanY
-        let c = camera.position
+        let c = Self.cameraCentre(V)
         camX = c.x; camY = c.y; camZ = c.z
         self.antialias = antialias
+    }
+
+    /// The camera centre in world space, −M⁻¹·t for the view's upper 3×3 M and translation t,
+    /// solved in Double by cofactors without allocating (`Camera.position` inverts the full
+    /// 4×4 through arrays). Returns the origin for a singular M (as `Camera.position` does).
+    static func cameraCentre(_ V: Matrix4) -> Vec3 {
+        let m00 = Double(V[0, 0]), m01 = Double(V[0, 1]), m02 = Double(V[0, 2])
+        let m10 = Double(V[1, 0]), m11 = Double(V[1, 1]), m12 = Double(V[1, 2])
+        let m20 = Double(V[2, 0]), m21 = Double(V[2, 1]), m22 = Double(V[2, 2])
+        let t0 = Double(V[0, 3]), t1 = Double(V[1, 3]), t2 = Double(V[2, 3])
+        let c00 = m11 * m22 - m12 * m21, c01 = m12 * m20 - m10 * m22, c02 = m10 * m21 - m11 * m20
+        let det = m00 * c00 + m01 * c01 + m02 * c02
+        guard det != 0, det.isFinite else { return Vec3(0, 0, 0) }
+        // Rows of the inverse = (cofactor matrix)ᵀ / det.
+        let i00 = c00, i01 = m02 * m21 - m01 * m22, i02 = m01 * m12 - m02 * m11
+        let i10 = c01, i11 = m00 * m22 - m02 * m20, i12 = m02 * m10 - m00 * m12
+        let i20 = c02, i21 = m01 * m20 - m00 * m21, i22 = m00 * m11 - m01 * m10
+        return Vec3(Float(-(i00 * t0 + i01 * t1 + i02 * t2) / det),
+                    Float(-(i10 * t0 + i11 * t1 + i12 * t2) / det),
+                    Float(-(i20 * t0 + i21 * t1 + i22 * t2) / det))
     }
 }

@@ -5,6 +5,47 @@
 // bits): each tile's list comes out in (depth, splat index) order. Workers take contiguous
 // chunks of the sorted splats; offsets are tile-major, worker-minor, so order is preserved.
 
+/// Binning inputs: per-worker tile counts over a chunk of the sorted splats, then the
+/// stable scatter of record copies into the tile lists.
+struct BinWork {
+    var n, workers, tiles, tilesX: Int
+    var counts: UnsafeMutablePointer<Int32>
+    var splats: UnsafeMutablePointer<ProjectedSplat>
+    var list: UnsafeMutablePointer<ProjectedSplat>
+
+    func count(_ w: Int) {
+        let shift = SplatTunables.tileShift
+        let c = counts + w * tiles
+        c.update(repeating: 0, count: tiles)
+        for i in SplatRenderer.chunk(w, workers, n) {
+            let s = splats[i]
+            let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
+            let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
+            for ty in ty0...ty1 {
+                let row = c + ty &* tilesX
+                for tx in tx0...tx1 { row[tx] &+= 1 }
+            }
+        }
+    }
+
+    func scatter(_ w: Int) {
+        let shift = SplatTunables.tileShift
+        let c = counts + w * tiles
+        for i in SplatRenderer.chunk(w, workers, n) {
+            let s = splats[i]
+            let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
+            let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
+            for ty in ty0...ty1 {
+                let row = c + ty &* tilesX
+                for tx in tx0...tx1 {
+                    let p = Int(row[tx]); row[tx] = Int32(truncatingIfNeeded: p &+ 1)
+                    list[p] = s
+                }
+            }
+        }
+    }
+}
+
 extension SplatRenderer {
     /// Fills `tileStart[0...tiles]` and `tileRecords` (a copy of each splat's record per tile
     /// it touches, so the blender streams them instead of gathering from the sorted array);
@@ -14,20 +55,9 @@ extension SplatRenderer {
         let counts = tileCounts.reserve(workers * tiles)
         let start = tileStart.reserve(tiles + 1)
         let splats = sorted.base
-        let shift = SplatTunables.tileShift
-        pool.run { w in
-            let c = counts + w * tiles
-            c.update(repeating: 0, count: tiles)
-            for i in chunk(w, of: n) {
-                let s = splats[i]
-                let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
-                let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
-                for ty in ty0...ty1 {
-                    let row = c + ty &* tilesX
-                    for tx in tx0...tx1 { row[tx] &+= 1 }
-                }
-            }
-        }
+        let work = BinWork(n: n, workers: workers, tiles: tiles, tilesX: tilesX, counts: counts, splats: splats,
+                           list: tileRecords.base)
+        runParallel(.binCount(work))
         var running = 0
         for t in 0..<tiles {
             start[t] = Int32(truncatingIfNeeded: running)
@@ -38,22 +68,9 @@ extension SplatRenderer {
             }
         }
         start[tiles] = Int32(truncatingIfNeeded: running)
-        let list = tileRecords.reserve(max(1, running))
-        pool.run { w in
-            let c = counts + w * tiles
-            for i in chunk(w, of: n) {
-                let s = splats[i]
-                let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
-                let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
-                for ty in ty0...ty1 {
-                    let row = c + ty &* tilesX
-                    for tx in tx0...tx1 {
-                        let p = Int(row[tx]); row[tx] = Int32(truncatingIfNeeded: p &+ 1)
-                        list[p] = s
-                    }
-                }
-            }
-        }
+        var scatter = work
+        scatter.list = tileRecords.reserve(max(1, running))
+        runParallel(.binScatter(scatter))
         return running
     }
 }

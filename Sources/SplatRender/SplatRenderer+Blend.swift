@@ -31,6 +31,29 @@ struct BlendContext {
     var background: Vec3
 }
 
+/// Stage 4's inputs; `run` blends tiles claimed from `nextTile` until none are left.
+struct BlendWork {
+    var tiles: Int
+    var ctx: BlendContext
+    var state: UnsafeMutablePointer<SIMD8<Float>>
+    var depthTest, writeDepth: Bool
+
+    func run(_ w: Int, _ r: SplatRenderer) {
+        let st = state + w * BlendTile.stateVectors
+        while true {
+            let t = r.nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
+            if t >= tiles { break }
+            // Four specialisations of the kernel (the flags are constants in each).
+            switch (depthTest, writeDepth) {
+            case (false, true): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
+            case (false, false): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
+            case (true, true): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
+            case (true, false): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
+            }
+        }
+    }
+}
+
 extension SplatRenderer {
     /// Blends every tile into `target` (colour and depth).
     func blend(tilesX: Int, tilesY: Int, setup: FrameSetup, background: Vec3, target: Framebuffer, depthTest: Bool,
@@ -41,20 +64,7 @@ extension SplatRenderer {
                                width: setup.width, height: setup.height, tilesX: tilesX, background: background)
         let state = tileState.base
         nextTile.store(0, ordering: .relaxed)
-        pool.run { w in
-            let st = state + w * BlendTile.stateVectors
-            while true {
-                let t = nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
-                if t >= tiles { break }
-                // Four specialisations of the kernel (the flags are constants in each).
-                switch (depthTest, writeDepth) {
-                case (false, true): Self.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
-                case (false, false): Self.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
-                case (true, true): Self.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
-                case (true, false): Self.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
-                }
-            }
-        }
+        runParallel(.blend(BlendWork(tiles: tiles, ctx: ctx, state: state, depthTest: depthTest, writeDepth: writeDepth)))
     }
 
     /// Blends tile `t` (row-major tile index) with worker state `st`.

@@ -17,6 +17,32 @@ struct PreparedView {
     }
 }
 
+/// Stage 1's inputs; `run` is one worker's share (chunks claimed from `nextChunk`).
+struct PreprocessWork {
+    var n, chunks, size: Int
+    var view: PreparedView
+    var setup: FrameSetup
+    var scratch: UnsafeMutablePointer<SIMD8<Float>>
+    var proj: UnsafeMutablePointer<ProjectedSplat>
+    var keys: UnsafeMutablePointer<UInt32>, vals: UnsafeMutablePointer<UInt32>
+    var visibleCounts: UnsafeMutablePointer<Int>
+
+    func run(_ w: Int, _ r: SplatRenderer) {
+        let tmp = scratch + w * 16
+        while true {
+            let c = r.nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
+            if c >= chunks { break }
+            let start = c * size, end = min(n, start + size)
+            var out = start, g = start
+            while g < end {
+                out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, vals, out)
+                g &+= 8
+            }
+            visibleCounts[c] = out - start
+        }
+    }
+}
+
 extension SplatRenderer {
     /// Projects all splats in parallel. Workers claim fixed chunks of
     /// `SplatTunables.preprocessChunk` splats (a multiple of 8) from an atomic counter, so a
@@ -35,22 +61,10 @@ extension SplatRenderer {
         let visibleCounts = chunkVisible.reserve(max(1, chunks))
         let view = PreparedView(fields: splats.fields, stride: splats.fieldStride, rest: splats.rest,
                                 k3: splats.restCount * 3, degree: splats.shDegree)
-        let scratch = preprocessScratch.base
         nextChunk.store(0, ordering: .relaxed)
-        pool.run { w in
-            let tmp = scratch + w * 16
-            while true {
-                let c = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
-                if c >= chunks { break }
-                let start = c * size, end = min(n, start + size)
-                var out = start, g = start
-                while g < end {
-                    out = Self.projectGroup(g, view, setup, tmp, proj, keys, vals, out)
-                    g &+= 8
-                }
-                visibleCounts[c] = out - start
-            }
-        }
+        runParallel(.preprocess(PreprocessWork(
+            n: n, chunks: chunks, size: size, view: view, setup: setup, scratch: preprocessScratch.base,
+            proj: proj, keys: keys, vals: vals, visibleCounts: visibleCounts)))
         // Pack the per-chunk runs in order (chunk 0 is in place).
         var visible = 0
         for c in 0..<chunks {

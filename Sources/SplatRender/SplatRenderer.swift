@@ -33,7 +33,9 @@ public final class SplatRenderer: @unchecked Sendable {
     /// as it was (still read when `depthTest` is true).
     public var writesDepth = true
 
-    let pool: WorkerPool
+    let pool: WorkerPool<SplatRenderer>
+    /// The stage the workers are running (set by `runParallel`).
+    var stageWork = StageWork.idle
     // Per-frame scratch, reused (see each stage for its meaning).
     let projected = ScratchBuffer<ProjectedSplat>()
     let sorted = ScratchBuffer<ProjectedSplat>()
@@ -52,7 +54,7 @@ public final class SplatRenderer: @unchecked Sendable {
     /// Creates a renderer with `threads` workers (default: one per active core).
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
-        pool = WorkerPool(threads: self.threads)
+        pool = WorkerPool<SplatRenderer>(threads: self.threads)
         tileState.reserve(self.threads * BlendTile.stateVectors)
         preprocessScratch.reserve(self.threads * 16)
     }
@@ -107,10 +109,40 @@ public final class SplatRenderer: @unchecked Sendable {
         render(PreparedSplats(cloud), camera: camera, into: target, depthTest: depthTest)
     }
 
-    /// The `w`-th of `pool.count` contiguous chunks of `0..<n`.
+    /// The `w`-th of `workers` contiguous chunks of `0..<n`.
     @inline(__always)
-    func chunk(_ w: Int, of n: Int) -> Range<Int> {
-        let k = pool.count
-        return (n * w / k)..<(n * (w + 1) / k)
+    static func chunk(_ w: Int, _ workers: Int, _ n: Int) -> Range<Int> {
+        (n * w / workers)..<(n * (w + 1) / workers)
+    }
+
+    /// Runs one stage on every worker and waits (no allocation: see `WorkerPool`).
+    func runParallel(_ work: StageWork) {
+        stageWork = work
+        pool.run(self, runSplatStage)
+        stageWork = .idle
+    }
+}
+
+/// One parallel stage's inputs (stored inline in the renderer while it runs).
+enum StageWork {
+    case idle
+    case preprocess(PreprocessWork)
+    case histogram(RadixWork), radixScatter(RadixWork)
+    case gather(GatherWork)
+    case binCount(BinWork), binScatter(BinWork)
+    case blend(BlendWork)
+}
+
+/// The workers' entry point: a plain function, so passing it to the pool captures nothing.
+func runSplatStage(_ r: SplatRenderer, _ w: Int) {
+    switch r.stageWork {
+    case .idle: break
+    case .preprocess(let j): j.run(w, r)
+    case .histogram(let j): j.histogram(w)
+    case .radixScatter(let j): j.scatter(w)
+    case .gather(let j): j.run(w)
+    case .binCount(let j): j.count(w)
+    case .binScatter(let j): j.scatter(w)
+    case .blend(let j): j.run(w, r)
     }
 }

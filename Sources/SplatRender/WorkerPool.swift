@@ -2,11 +2,13 @@
 //
 // The calling thread is worker 0; `threads − 1` Foundation threads (pthreads) sleep on a
 // condition variable between jobs, so a frame's stages cost a wake-up each, not a thread
-// start, and nothing is allocated per job.
+// start. A job is a context object plus a capture-free function value: handing it over
+// allocates nothing (a non-escaping closure would need `withoutActuallyEscaping`, which
+// allocates a verification box per call).
 import Foundation
 
 /// Fork-join over a fixed number of workers. Not re-entrant: one `run` at a time.
-final class WorkerPool: @unchecked Sendable {
+final class WorkerPool<Context: AnyObject>: @unchecked Sendable {
     /// Number of workers, including the calling thread.
     let count: Int
     private let state = State()
@@ -24,28 +26,27 @@ final class WorkerPool: @unchecked Sendable {
 
     deinit { state.stop() }
 
-    /// Runs `body(worker)` once on every worker (0 on the calling thread) and returns when
-    /// all have finished.
-    func run(_ body: (Int) -> Void) {
-        if count == 1 { body(0); return }
-        withoutActuallyEscaping(body) { job in
-            state.start(job, helpers: count - 1)
-            job(0)
-            state.waitForHelpers()
-        }
+    /// Runs `job(context, worker)` once on every worker (0 on the calling thread) and returns
+    /// when all have finished. `context` is not retained; it must outlive the call.
+    func run(_ context: Context, _ job: @escaping (Context, Int) -> Void) {
+        if count == 1 { job(context, 0); return }
+        state.start(Unmanaged.passUnretained(context), job, helpers: count - 1)
+        job(context, 0)
+        state.waitForHelpers()
     }
 
     /// Shared between the pool and its threads (the threads must not keep the pool alive).
     private final class State: @unchecked Sendable {
         let cond = NSCondition()
-        var job: ((Int) -> Void)?
+        var context: Unmanaged<Context>?
+        var job: ((Context, Int) -> Void)?
         var generation = 0
         var pending = 0
         var stopping = false
 
-        func start(_ j: @escaping (Int) -> Void, helpers: Int) {
+        func start(_ c: Unmanaged<Context>, _ j: @escaping (Context, Int) -> Void, helpers: Int) {
             cond.lock()
-            job = j; pending = helpers; generation &+= 1
+            context = c; job = j; pending = helpers; generation &+= 1
             cond.broadcast()
             cond.unlock()
         }
@@ -53,7 +54,7 @@ final class WorkerPool: @unchecked Sendable {
         func waitForHelpers() {
             cond.lock()
             while pending > 0 { cond.wait() }
-            job = nil
+            context = nil
             cond.unlock()
         }
 
@@ -68,10 +69,9 @@ final class WorkerPool: @unchecked Sendable {
                 while generation == seen && !stopping { cond.wait() }
                 if stopping { cond.unlock(); return }
                 seen = generation
-                var j = job
+                let c = context, j = job
                 cond.unlock()
-                j?(index)
-                j = nil  // drop the reference before reporting: `run`'s closure must not escape
+                if let c, let j { j(c.takeUnretainedValue(), index) }
                 cond.lock()
                 pending -= 1
                 if pending == 0 { cond.broadcast() }

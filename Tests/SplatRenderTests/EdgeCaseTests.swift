@@ -1,7 +1,7 @@
 // Edge cases of the fast renderer: nothing to draw, wrong target size, reuse across sizes.
 import Procedural
 import RenderCore
-import SplatRender
+@testable import SplatRender
 import Testing
 import TestSupport
 
@@ -64,5 +64,19 @@ import TestSupport
         #expect(without.colorArray == withDepth.colorArray)
         #expect(without.depthArray.allSatisfy { $0 == 7 })
         #expect(withDepth.depthArray.contains { $0.isFinite })
+    }
+}
+
+@Suite struct FrameSetupTests {
+    @Test func cameraCentreMatchesCameraPosition() {
+        for (eye, target) in [(Vec3(0.8, 0.9, 2.6), Vec3(-0.2, 0.3, -3)), (Vec3(-3, 1, 0.5), Vec3(0, 0, 0))] {
+            let view = Matrix4.lookAt(eye: eye, target: target, up: Vec3(0, 1, 0))
+            let scaled = Matrix4.scale(Vec3(2, 0.5, 1.5)) * view
+            for v in [view, scaled] {
+                let cam = Camera(width: 4, height: 4, view: v, projection: .identity)
+                let c = FrameSetup.cameraCentre(v), p = cam.position
+                #expect(abs(c.x - p.x) < 1e-5 && abs(c.y - p.y) < 1e-5 && abs(c.z - p.z) < 1e-5, "\(c) vs \(p)")
+            }
+        }
     }
 }
