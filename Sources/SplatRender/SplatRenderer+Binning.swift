@@ -49,15 +49,32 @@ struct BinWork {
 extension SplatRenderer {
     /// Fills `tileStart[0...tiles]` and `tileRecords` (a copy of each splat's record per tile
     /// it touches, so the blender streams them instead of gathering from the sorted array);
-    /// returns the number of (tile, splat) pairs.
-    func binTiles(count n: Int, tilesX: Int, tilesY: Int) -> Int {
+    /// returns the number of (tile, splat) pairs and of splats binned (all visible ones unless
+    /// the pairs would exceed `maxTileSplatPairs`, when only the nearest that fit are kept).
+    func binTiles(count visible: Int, tilesX: Int, tilesY: Int) -> (pairs: Int, binned: Int) {
         let tiles = tilesX * tilesY, workers = pool.count
         let counts = tileCounts.reserve(workers * tiles)
         let start = tileStart.reserve(tiles + 1)
         let splats = sorted.base
-        let work = BinWork(n: n, workers: workers, tiles: tiles, tilesX: tilesX, counts: counts, splats: splats,
+        var n = visible
+        var work = BinWork(n: n, workers: workers, tiles: tiles, tilesX: tilesX, counts: counts, splats: splats,
                            list: tileRecords.base)
         runParallel(.binCount(work))
+        var total = 0
+        for i in 0..<(workers * tiles) { total += Int(counts[i]) }
+        if total > maxTileSplatPairs {
+            // Over budget (e.g. the eye inside a dense cloud): keep the nearest splats that fit.
+            var kept = 0
+            n = 0
+            while n < visible {
+                let s = splats[n], shift = SplatTunables.tileShift
+                let pairs = ((Int(s.x1) >> shift) - (Int(s.x0) >> shift) + 1) * ((Int(s.y1) >> shift) - (Int(s.y0) >> shift) + 1)
+                if kept + pairs > maxTileSplatPairs { break }
+                kept += pairs; n += 1
+            }
+            work.n = n
+            runParallel(.binCount(work))
+        }
         var running = 0
         for t in 0..<tiles {
             start[t] = Int32(truncatingIfNeeded: running)
@@ -71,6 +88,6 @@ extension SplatRenderer {
         var scatter = work
         scatter.list = tileRecords.reserve(max(1, running))
         runParallel(.binScatter(scatter))
-        return running
+        return (running, n)
     }
 }

@@ -32,6 +32,11 @@ public final class SplatRenderer: @unchecked Sendable {
     /// depth can turn it off to save ~10 % of the blend work — the depth buffer is then left
     /// as it was (still read when `depthTest` is true).
     public var writesDepth = true
+    /// Memory guard: the most (tile, splat) pairs one frame may bin (48 bytes each; the
+    /// default 2²⁶ ≈ 3 GB). A frame over budget — the eye inside a dense cloud, every splat
+    /// covering hundreds of tiles — keeps the nearest splats that fit and reports the rest in
+    /// `SplatStageTimes.droppedSplats` instead of exhausting memory.
+    public var maxTileSplatPairs = 1 << 26
 
     let pool: WorkerPool<SplatRenderer>
     /// The stage the workers are running (set by `runParallel`).
@@ -91,13 +96,14 @@ public final class SplatRenderer: @unchecked Sendable {
         times.sort = lap()
         let tilesX = (setup.width + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
         let tilesY = (setup.height + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
-        let pairs = binTiles(count: visible, tilesX: tilesX, tilesY: tilesY)
+        let (pairs, binned) = binTiles(count: visible, tilesX: tilesX, tilesY: tilesY)
         times.bin = lap()
         blend(tilesX: tilesX, tilesY: tilesY, setup: setup, background: camera.background,
               target: target, depthTest: depthTest, writeDepth: writesDepth)
         times.blend = lap()
         times.visibleSplats = visible
         times.tileSplatPairs = pairs
+        times.droppedSplats = visible - binned
         return times
     }
 

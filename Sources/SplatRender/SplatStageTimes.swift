@@ -16,6 +16,9 @@ public struct SplatStageTimes: Sendable, Equatable, CustomStringConvertible {
     public var visibleSplats: Int = 0
     /// Number of (tile, splat) pairs.
     public var tileSplatPairs: Int = 0
+    /// Visible splats left out because the frame exceeded `SplatRenderer.maxTileSplatPairs`
+    /// (0 normally; the farthest are dropped first).
+    public var droppedSplats: Int = 0
 
     public init() {}
 
@@ -25,7 +28,7 @@ public struct SplatStageTimes: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         func f(_ x: Double) -> String { String(Int((x * 100).rounded())).paddedMs }
         return "preprocess \(f(preprocess)) sort \(f(sort)) bin \(f(bin)) blend \(f(blend)) total \(f(total)) ms"
-            + " (visible \(visibleSplats), pairs \(tileSplatPairs))"
+            + " (visible \(visibleSplats), pairs \(tileSplatPairs)\(droppedSplats > 0 ? ", dropped \(droppedSplats)" : ""))"
     }
 }
 

@@ -80,3 +80,20 @@ import TestSupport
         }
     }
 }
+
+@Suite struct PairBudgetTests {
+    @Test func overBudgetFramesKeepTheNearestSplats() {
+        let cloud = SplatSceneGenerator.object(count: 3000, seed: 8)
+        let cam = SplatTestHelpers.lookAtCamera(eye: Vec3(0.2, 0.3, 1.3), target: Vec3(0, -0.1, 0), width: 96, height: 64)
+        let prepared = SplatRenderer.prepare(cloud)
+        let full = SplatRenderer(threads: 2)
+        let fb = Framebuffer(width: 96, height: 64)
+        let all = full.render(prepared, camera: cam, into: fb)
+        #expect(all.droppedSplats == 0)
+        let tight = SplatRenderer(threads: 2)
+        tight.maxTileSplatPairs = all.tileSplatPairs / 3
+        let some = tight.render(prepared, camera: cam, into: fb)
+        #expect(some.droppedSplats > 0 && some.tileSplatPairs <= tight.maxTileSplatPairs)
+        #expect(some.visibleSplats == all.visibleSplats)
+    }
+}
