@@ -6,6 +6,7 @@ struct SplatFrameCommand: ParsableCommand {
         commandName: "splatframe",
         abstract: "A head-tracked window into 3D, rendered on the CPU.",
         subcommands: [CubeCommand.self, OpenCommand.self, RenderCommand.self, FrustumCommand.self, BenchCommand.self,
-                      TrackCommand.self, ConfigCommand.self],
+                      InfoCommand.self, ConvertCommand.self, GenerateCommand.self, TrackCommand.self, ConfigCommand.self,
+                      SplatBenchCommand.self],
         defaultSubcommand: CubeCommand.self)
 }

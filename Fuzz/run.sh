@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer harness per SceneIO reader (ASan + coverage) and runs each for SECONDS.
+# Usage: Fuzz/run.sh [SECONDS] [READER...]   (readers: ply compressed splat spz obj stl)
+# Crashes land in Fuzz/artifacts/<reader>/; the corpus in Fuzz/corpus/<reader>/ grows only
+# in a scratch copy under .build/fuzz/corpus (the checked-in seeds stay small).
+set -euo pipefail
+SECONDS_PER=${1:-60}
+shift || true
+READERS=${*:-ply compressed splat spz obj stl}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$ROOT/.build/fuzz
+SWIFTC=${SWIFTC:-swiftc}
+mkdir -p "$OUT"
+cd "$ROOT"
+
+# RenderCore as a separate module (the SceneIO sources import it); ASan only.
+"$SWIFTC" -parse-as-library -O -g -sanitize=address -module-name RenderCore \
+    -emit-module -emit-module-path "$OUT/RenderCore.swiftmodule" \
+    -emit-library -static -o "$OUT/libRenderCore.a" Sources/RenderCore/*.swift
+
+for r in $READERS; do
+    echo "== building fuzz-$r"
+    # SCENEIO_NO_IMAGEIO: OBJ textures are not loaded (no SDL in the fuzz build).
+    "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -D SCENEIO_NO_IMAGEIO \
+        -module-name SceneIO -I "$OUT" -L "$OUT" -lRenderCore \
+        -I Sources/CZlib -I Sources/CZstd -lz -lzstd \
+        Sources/SceneIO/*.swift "Fuzz/harness/$r.swift" -o "$OUT/fuzz-$r" 2>&1 | grep -v "Cannot export local symbol" || true
+    test -x "$OUT/fuzz-$r"
+done
+
+for r in $READERS; do
+    echo "== running fuzz-$r for ${SECONDS_PER}s"
+    mkdir -p "$OUT/corpus/$r" "Fuzz/artifacts/$r"
+    cp -n Fuzz/corpus/$r/* "$OUT/corpus/$r/" 2>/dev/null || true
+    # -rss_limit_mb / -malloc_limit_mb: a reader that allocates more than the input justifies fails.
+    ASAN_OPTIONS=quarantine_size_mb=32:detect_leaks=0 "$OUT/fuzz-$r" "$OUT/corpus/$r" -max_total_time="$SECONDS_PER" -max_len=65536 -timeout=10 \
+        -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
+        -artifact_prefix="Fuzz/artifacts/$r/" 2>&1 | tail -25 || echo "fuzz-$r stopped with findings"
+done

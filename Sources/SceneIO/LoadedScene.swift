@@ -1,0 +1,42 @@
+// SceneIO — LoadedScene: what a scene file holds once read.
+import RenderCore
+
+/// The content of a scene file: a mesh, a splat cloud or a point cloud.
+public enum LoadedScene: Sendable {
+    case mesh(TriangleMesh)
+    case splats(SplatCloud)
+    case points(PointCloud)
+
+    /// Axis-aligned bounds of the positions / centres.
+    public var bounds: Bounds {
+        switch self {
+        case .mesh(let m): return m.bounds
+        case .splats(let s): return s.bounds
+        case .points(let p): return p.bounds
+        }
+    }
+
+    /// Approximate bytes held in memory by the arrays (payload only).
+    public var bytesInMemory: Int {
+        switch self {
+        case .mesh(let m):
+            var n = m.positions.count * 16 + m.normals.count * 16 + m.uvs.count * 8 + m.colors.count * 16 + m.indices.count * 4
+            for mat in m.materials { if let t = mat.texture { n += t.texelCount * 4 } }
+            return n
+        case .splats(let s):
+            return s.count * (16 + 16 + 16 + 4 + 16) + s.shRest.count * 4
+        case .points(let p):
+            return p.count * 32
+        }
+    }
+}
+
+/// A reader's output: the scene plus what the file said about itself (for `SceneInfo`).
+struct ReadResult {
+    var scene: LoadedScene
+    /// Format name shown to users, e.g. "PLY binary_little_endian 1.0 (3DGS)".
+    var format: SceneFormat
+    var variant: String
+    var version: String
+    var elements: [SceneInfo.Element]
+}

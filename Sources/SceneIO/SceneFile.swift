@@ -1,0 +1,92 @@
+// SceneIO — SceneFile: the public entry points (load from a path or bytes, info, convert).
+import Foundation
+import RenderCore
+
+/// Loads and converts scene files. All functions are synchronous and thread-safe.
+public enum SceneFile {
+    /// Loads a scene file, detecting its format from its bytes (extension as a hint).
+    /// - Parameters:
+    ///   - path: file path.
+    ///   - progress: called with (bytes done, bytes total) during long loads.
+    /// - Throws: `SceneIOError` with a one-line description.
+    public static func load(path: String, progress: SceneLoadProgress? = nil) throws -> LoadedScene {
+        try loadWithInfo(path: path, progress: progress).scene
+    }
+
+    /// Loads a scene file and summarises it.
+    public static func loadWithInfo(path: String, progress: SceneLoadProgress? = nil) throws -> (scene: LoadedScene, info: SceneInfo) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "\(error.localizedDescription)" : "no such file"
+            throw SceneIOError.unreadable(file: path, reason: reason)
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        return try loadWithInfo(data: data, name: path, directory: dir.isEmpty ? "." : dir, progress: progress)
+    }
+
+    /// Loads a scene from bytes in memory (fuzzing, network, tests).
+    /// - Parameters:
+    ///   - data: the whole file.
+    ///   - name: file name for the extension hint and error messages.
+    ///   - format: skips detection when given.
+    ///   - progress: (bytes done, bytes total).
+    public static func load(data: Data, name: String, format: SceneFormat? = nil,
+                            progress: SceneLoadProgress? = nil) throws -> LoadedScene {
+        try loadWithInfo(data: data, name: name, format: format, directory: nil, progress: progress).scene
+    }
+
+    /// Loads bytes and summarises them; `directory` lets OBJ files find their .mtl and textures.
+    public static func loadWithInfo(data: Data, name: String, format: SceneFormat? = nil, directory: String? = nil,
+                                    progress: SceneLoadProgress? = nil) throws -> (scene: LoadedScene, info: SceneInfo) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = try data.withUnsafeBytes { raw -> ReadResult in
+            let view = ByteView(bytes: raw, file: name)
+            guard let f = format ?? SceneFormat.detect(raw, name: name) else {
+                throw SceneIOError.unknownFormat(file: name, found: view.sample(0, 12))
+            }
+            return try read(view, format: f, directory: directory, progress: progress)
+        }
+        let secs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return (result.scene, SceneInfo(path: name, fileBytes: data.count, result: result, seconds: secs))
+    }
+
+    /// Dispatches to a reader.
+    static func read(_ view: ByteView, format: SceneFormat, directory: String?, progress: SceneLoadProgress?) throws -> ReadResult {
+        switch format {
+        case .ply: return try PLYReader.read(view, progress: progress)
+        case .splat: return try SplatFileReader.read(view, progress: progress)
+        case .spz: return try SPZReader.read(view, progress: progress)
+        case .obj: return try OBJReader.read(view, directory: directory, progress: progress)
+        case .stl: return try STLReader.read(view, progress: progress)
+        }
+    }
+
+    /// Converts a scene file; formats come from the extensions. Splats can be written as
+    /// 3DGS `.ply` or `.splat`; meshes and point clouds as `.ply`.
+    /// - Returns: the input's summary.
+    @discardableResult
+    public static func convert(input: String, output: String, progress: SceneLoadProgress? = nil) throws -> SceneInfo {
+        let (scene, info) = try loadWithInfo(path: input, progress: progress)
+        try save(scene, to: output)
+        return info
+    }
+
+    /// Writes a scene; the format comes from the extension.
+    public static func save(_ scene: LoadedScene, to path: String) throws {
+        let ext = (path as NSString).pathExtension
+        let bytes: [UInt8]
+        switch (SceneFormat(extension: ext), scene) {
+        case (.ply?, .splats(let s)): bytes = GaussianPLYWriter.encode(s)
+        case (.splat?, .splats(let s)): bytes = SplatFileWriter.encode(s)
+        case (.ply?, .mesh(let m)): bytes = MeshPLYWriter.encode(m)
+        case (.ply?, .points(let p)): bytes = MeshPLYWriter.encode(p)
+        default:
+            throw SceneIOError.unsupported(file: path, reason: "cannot write this scene as .\(ext) (splats: .ply or .splat; meshes and points: .ply)")
+        }
+        do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            throw SceneIOError.unwritable(file: path, reason: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+// SceneIO — SceneFormat: the file formats and their detection from magic bytes and extension.
+import Foundation
+
+/// A scene-file format SceneIO reads (and, for some, writes).
+public enum SceneFormat: String, Sendable, CaseIterable, Codable {
+    /// Any PLY (mesh, point cloud, 3DGS or PlayCanvas compressed; the header decides).
+    case ply
+    /// antimatter15 `.splat`: 32-byte records.
+    case splat
+    /// Niantic `.spz` (v2/v3 gzip, v4 zstd).
+    case spz
+    /// Wavefront OBJ (+ MTL).
+    case obj
+    /// STL, binary or ASCII.
+    case stl
+
+    /// The format an extension names (case-insensitive, with or without the dot), or nil.
+    public init?(extension ext: String) {
+        let e = ext.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        switch e {
+        case "ply": self = .ply
+        case "splat": self = .splat
+        case "spz": self = .spz
+        case "obj": self = .obj
+        case "stl": self = .stl
+        default: return nil
+        }
+    }
+
+    /// Detects the format from the first bytes (magic numbers and headers), using the file
+    /// name's extension only where bytes are ambiguous (.splat has no magic; OBJ and STL text).
+    /// - Parameters:
+    ///   - bytes: the whole file (or at least its first kilobytes and its length).
+    ///   - name: file name or path, for the extension hint.
+    public static func detect(_ bytes: UnsafeRawBufferPointer, name: String) -> SceneFormat? {
+        let hint = SceneFormat(extension: (name as NSString).pathExtension)
+        func starts(_ s: String) -> Bool {
+            let u = Array(s.utf8)
+            return bytes.count >= u.count && zip(bytes.prefix(u.count), u).allSatisfy { $0 == $1 }
+        }
+        if starts("ply\n") || starts("ply\r\n") { return .ply }
+        if starts("NGSP") || (bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) { return .spz }
+        if bytes.count >= 84 {
+            let n = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 80, as: UInt32.self)))
+            if 84 + 50 * n == bytes.count { return .stl }
+        }
+        if hint == .splat || hint == .stl { return hint }
+        let head = bytes.prefix(4096)
+        let text = String(decoding: head, as: UTF8.self)
+        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        if trimmed.hasPrefix("solid") && (text.contains("facet") || text.contains("endsolid")) { return .stl }
+        if hint == .obj { return .obj }
+        // OBJ: the first keyword of the first non-comment line.
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).prefix(50) {
+            let t = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let k = t.first else { continue }
+            if k.hasPrefix("#") { continue }
+            if ["v", "vt", "vn", "f", "o", "g", "mtllib", "usemtl", "s"].contains(String(k)) { return .obj }
+            break
+        }
+        if hint == .ply || hint == .spz { return hint }
+        if !bytes.isEmpty && bytes.count % 32 == 0 && hint == nil { return nil }
+        return nil
+    }
+}

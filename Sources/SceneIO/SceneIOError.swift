@@ -1,0 +1,56 @@
+// SceneIO — SceneIOError: the one error type of the module; every case renders as one line.
+
+/// Why a scene file could not be read or written. Every case names the file and where
+/// (byte offset for binary data, 1-based line for text, or element row) and what was expected.
+public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The file could not be opened or read at all.
+    case unreadable(file: String, reason: String)
+    /// No reader recognises the bytes (and the extension does not help).
+    case unknownFormat(file: String, found: String)
+    /// A text line (header or ASCII body, 1-based) did not hold what was expected.
+    case badLine(file: String, line: Int, expected: String, found: String)
+    /// Binary data at a byte offset did not hold what was expected.
+    case badBytes(file: String, offset: Int, expected: String, found: String)
+    /// The data ends before what the header promises.
+    case truncated(file: String, offset: Int, expected: String)
+    /// A decoded value is invalid (index out of range, NaN position, …) in a row of an element.
+    case badValue(file: String, element: String, row: Int, expected: String, found: String)
+    /// The file asks for more memory than its size can justify.
+    case tooLarge(file: String, offset: Int, expected: String, found: String)
+    /// The scene kind cannot be written in the requested format.
+    case unsupported(file: String, reason: String)
+    /// Writing the output failed.
+    case unwritable(file: String, reason: String)
+
+    /// One line: `file: where: expected X, found Y`.
+    public var description: String {
+        switch self {
+        case let .unreadable(f, r): return "\(f): cannot read: \(Self.clean(r))"
+        case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .spz, OBJ or STL)"
+        case let .badLine(f, l, e, found): return "\(f): line \(l): expected \(e), found \(Self.clean(found))"
+        case let .badBytes(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
+        case let .truncated(f, o, e): return "\(f): byte \(o): file ends early; expected \(e)"
+        case let .badValue(f, el, row, e, found): return "\(f): \(el) row \(row): expected \(e), found \(Self.clean(found))"
+        case let .tooLarge(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
+        case let .unsupported(f, r): return "\(f): unsupported: \(Self.clean(r))"
+        case let .unwritable(f, r): return "\(f): cannot write: \(Self.clean(r))"
+        }
+    }
+
+    /// Makes untrusted text printable on one short line.
+    static func clean(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars.prefix(60) {
+            out.unicodeScalars.append(ch.value >= 32 && ch.value < 127 ? ch : "?")
+        }
+        if s.unicodeScalars.count > 60 { out += "…" }
+        return out.isEmpty ? "nothing" : "\"\(out)\""
+    }
+
+    /// Printable form of raw bytes (for "found" fields).
+    static func show(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ n: Int = 16) -> String {
+        guard offset >= 0, offset < bytes.count else { return "" }
+        let end = min(bytes.count, offset + n)
+        return String(decoding: bytes[offset..<end].map { $0 >= 32 && $0 < 127 ? $0 : 63 }, as: UTF8.self)
+    }
+}

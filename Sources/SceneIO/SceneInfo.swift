@@ -1,0 +1,84 @@
+// SceneIO — SceneInfo: what a file holds (format, elements, counts, bounds, SH, memory, time).
+import Foundation
+import RenderCore
+
+/// A summary of a loaded scene file, printable as text or JSON.
+public struct SceneInfo: Sendable, Codable, Equatable {
+    /// One element (PLY element, OBJ keyword, .spz block) with its count and property list.
+    public struct Element: Sendable, Codable, Equatable {
+        public var name: String
+        public var count: Int
+        /// Property declarations, e.g. "float x" or "list uchar int vertex_indices".
+        public var properties: [String]
+        public init(name: String, count: Int, properties: [String]) { self.name = name; self.count = count; self.properties = properties }
+    }
+
+    /// File path as given.
+    public var path: String
+    /// File size in bytes.
+    public var fileBytes: Int
+    /// Format family.
+    public var format: SceneFormat
+    /// Encoding / content, e.g. "binary_little_endian 3DGS".
+    public var variant: String
+    /// Version from the file ("1.0", "3", or "" when the format has none).
+    public var version: String
+    /// "mesh", "splats" or "points".
+    public var kind: String
+    public var elements: [Element]
+    /// Vertices (meshes), splats or points.
+    public var count: Int
+    /// Triangles (meshes only, else 0).
+    public var triangles: Int
+    /// SH degree kept (splats only, else nil).
+    public var shDegree: Int?
+    /// Bounds of the positions (nil when empty), in the loaded frame.
+    public var boundsMin: [Float]?
+    public var boundsMax: [Float]?
+    /// Bytes held by the loaded arrays.
+    public var bytesInMemory: Int
+    /// Wall-clock load time in seconds.
+    public var loadSeconds: Double
+
+    init(path: String, fileBytes: Int, result r: ReadResult, seconds: Double) {
+        self.path = path; self.fileBytes = fileBytes; format = r.format; variant = r.variant; version = r.version
+        elements = r.elements; loadSeconds = seconds; bytesInMemory = r.scene.bytesInMemory
+        switch r.scene {
+        case .mesh(let m): kind = "mesh"; count = m.vertexCount; triangles = m.triangleCount; shDegree = nil
+        case .splats(let s): kind = "splats"; count = s.count; triangles = 0; shDegree = s.shDegree
+        case .points(let p): kind = "points"; count = p.count; triangles = 0; shDegree = nil
+        }
+        let b = r.scene.bounds
+        if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x, b.min.y, b.min.z]; boundsMax = [b.max.x, b.max.y, b.max.z] }
+    }
+
+    /// Human-readable multi-line summary.
+    public var text: String {
+        var s = "\(path)\n"
+        s += "  format:   \(format.rawValue) \(variant)\(version.isEmpty ? "" : " version \(version)")\n"
+        s += "  content:  \(count) \(kind == "mesh" ? "vertices, \(triangles) triangles" : kind)"
+        if let d = shDegree { s += ", SH degree \(d)" }
+        s += "\n"
+        if let lo = boundsMin, let hi = boundsMax {
+            func f(_ v: [Float]) -> String { v.map { String(format: "%.4g", $0) }.joined(separator: ", ") }
+            s += "  bounds:   (\(f(lo))) … (\(f(hi)))\n"
+        }
+        s += "  file:     \(fileBytes) bytes; in memory \(bytesInMemory) bytes\n"
+        let mbps = loadSeconds > 0 ? Double(fileBytes) / loadSeconds / 1e6 : 0
+        s += String(format: "  loaded in %.3f s (%.0f MB/s)\n", loadSeconds, mbps)
+        for e in elements {
+            s += "  element \(e.name) \(e.count)\n"
+            for p in e.properties.prefix(100) { s += "    \(p)\n" }
+            if e.properties.count > 100 { s += "    … \(e.properties.count - 100) more\n" }
+        }
+        return s
+    }
+
+    /// Pretty-printed JSON (keys sorted).
+    public var json: String {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let d = try? enc.encode(self) else { return "{}" }
+        return String(decoding: d, as: UTF8.self)
+    }
+}

@@ -1,0 +1,199 @@
+// SplatRenderer+Preprocess — stage 1: project every splat (image contract steps 1–6),
+// 8 splats per SIMD vector over the structure-of-arrays `PreparedSplats`.
+import Foundation
+import RenderCore
+
+/// Raw pointers into a `PreparedSplats`, opened once per frame.
+struct PreparedView {
+    var fields: UnsafeMutablePointer<Float>
+    var stride: Int
+    var rest: UnsafeMutablePointer<Float16>
+    /// Rest coefficients per splat over all channels (restCount · 3).
+    var k3: Int
+    var degree: Int
+
+    @inline(__always) func load(_ f: PreparedSplats.Field, _ g: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(fields + (f.rawValue &* stride &+ g)).loadUnaligned(as: SIMD8<Float>.self)
+    }
+}
+
+/// Stage 1's inputs; `run` is one worker's share (chunks claimed from `nextChunk`).
+struct PreprocessWork {
+    var n, chunks, size: Int
+    var view: PreparedView
+    var setup: FrameSetup
+    var scratch: UnsafeMutablePointer<SIMD8<Float>>
+    var proj: UnsafeMutablePointer<ProjectedSplat>
+    var keys: UnsafeMutablePointer<UInt32>, vals: UnsafeMutablePointer<UInt32>
+    var visibleCounts: UnsafeMutablePointer<Int>
+
+    func run(_ w: Int, _ r: SplatRenderer) {
+        let tmp = scratch + w * 16
+        while true {
+            let c = r.nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
+            if c >= chunks { break }
+            let start = c * size, end = min(n, start + size)
+            var out = start, g = start
+            while g < end {
+                out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, vals, out)
+                g &+= 8
+            }
+            visibleCounts[c] = out - start
+        }
+    }
+}
+
+extension SplatRenderer {
+    /// Projects all splats in parallel. Workers claim fixed chunks of
+    /// `SplatTunables.preprocessChunk` splats (a multiple of 8) from an atomic counter, so a
+    /// descheduled thread does not hold the others up; visible splats are written compacted
+    /// within their chunk to `projected`, with depth bits in `keysA` and their `projected`
+    /// slot in `valsA`. The runs are then packed in chunk order, so
+    /// `keysA/valsA[0..<visible]` follow splat order whatever the thread count.
+    /// Returns the number of visible splats.
+    func preprocess(_ splats: PreparedSplats, setup: FrameSetup) -> Int {
+        let n = splats.count
+        let proj = projected.reserve(max(1, n))
+        let keys = keysA.reserve(max(1, n)), vals = valsA.reserve(max(1, n))
+        keysB.reserve(max(1, n)); valsB.reserve(max(1, n))
+        let size = SplatTunables.preprocessChunk
+        let chunks = (n + size - 1) / size
+        let visibleCounts = chunkVisible.reserve(max(1, chunks))
+        let view = PreparedView(fields: splats.fields, stride: splats.fieldStride, rest: splats.rest,
+                                k3: splats.restCount * 3, degree: splats.shDegree)
+        nextChunk.store(0, ordering: .relaxed)
+        runParallel(.preprocess(PreprocessWork(
+            n: n, chunks: chunks, size: size, view: view, setup: setup, scratch: preprocessScratch.base,
+            proj: proj, keys: keys, vals: vals, visibleCounts: visibleCounts)))
+        // Pack the per-chunk runs in order (chunk 0 is in place).
+        var visible = 0
+        for c in 0..<chunks {
+            let start = c * size, count = visibleCounts[c]
+            if start != visible && count > 0 {
+                memmove(keys + visible, keys + start, count * MemoryLayout<UInt32>.stride)
+                memmove(vals + visible, vals + start, count * MemoryLayout<UInt32>.stride)
+            }
+            visible += count
+        }
+        return visible
+    }
+
+    /// Projects splats g…g+7 (padding lanes have opacity 0) and appends the visible ones at
+    /// `out`; returns the new end. Culled: behind the near plane, degenerate, transparent or
+    /// off-image. The stored rectangle is the contract's square ∩ the alpha ≥ 1/255 box.
+    @inline(__always)
+    static func projectGroup(_ g: Int, _ sp: PreparedView, _ s: FrameSetup, _ tmp: UnsafeMutablePointer<SIMD8<Float>>,
+                             _ proj: UnsafeMutablePointer<ProjectedSplat>, _ keys: UnsafeMutablePointer<UInt32>,
+                             _ vals: UnsafeMutablePointer<UInt32>, _ outStart: Int) -> Int {
+        typealias V = SIMD8<Float>
+        let zero = V(repeating: 0)
+        let px = sp.load(.x, g), py = sp.load(.y, g), pz = sp.load(.z, g)
+        var opacity = sp.load(.opacity, g)
+        var keep = opacity .>= SplatTunables.alphaMin
+        // 1. Camera space: u = t.x, v = −t.y, d = −t.z.
+        let tx = px * s.v00 + py * s.v01 + pz * s.v02 + s.v03
+        let ty = px * s.v10 + py * s.v11 + pz * s.v12 + s.v13
+        let tz = px * s.v20 + py * s.v21 + pz * s.v22 + s.v23
+        let d = -tz
+        keep = keep .& (d .> s.near)
+        guard any(keep) else { return outStart }
+        let invD = 1 / d  // one division; the contract's u/d etc. become products (≤ 1 ulp apart)
+        let ud = tx * invD, vd = -ty * invD
+        // 2. Projected mean.
+        let mx = ud * s.fx + s.cx, my = vd * s.fy + s.cy
+        // 4. EWA Jacobian with clamped tangent; T = J·Wc, Wc = diag(1, −1, −1)·V₃ₓ₃.
+        let ux = d * minLanes(maxLanes(ud, V(repeating: -s.limXNeg)), V(repeating: s.limXPos))
+        let vy = d * minLanes(maxLanes(vd, V(repeating: -s.limYNeg)), V(repeating: s.limYPos))
+        let invD2 = invD * invD
+        let j00 = s.fx * invD, j02 = -s.fx * ux * invD2
+        let j11 = s.fy * invD, j12 = -s.fy * vy * invD2
+        let a0 = j00 * s.v00 - j02 * s.v20, a1 = j00 * s.v01 - j02 * s.v21, a2 = j00 * s.v02 - j02 * s.v22
+        let b0 = -j11 * s.v10 - j12 * s.v20, b1 = -j11 * s.v11 - j12 * s.v21, b2 = -j11 * s.v12 - j12 * s.v22
+        // 3. World covariance (precomputed), cov2D = T·Σ·Tᵀ.
+        let sxx = sp.load(.sxx, g), sxy = sp.load(.sxy, g), sxz = sp.load(.sxz, g)
+        let syy = sp.load(.syy, g), syz = sp.load(.syz, g), szz = sp.load(.szz, g)
+        let sa0 = sxx * a0 + sxy * a1 + sxz * a2
+        let sa1 = sxy * a0 + syy * a1 + syz * a2
+        let sa2 = sxz * a0 + syz * a1 + szz * a2
+        let sb0 = sxx * b0 + sxy * b1 + sxz * b2
+        let sb1 = sxy * b0 + syy * b1 + syz * b2
+        let sb2 = sxz * b0 + syz * b1 + szz * b2
+        let ca = a0 * sa0 + a1 * sa1 + a2 * sa2
+        let b = b0 * sa0 + b1 * sa1 + b2 * sa2
+        let cc = b0 * sb0 + b1 * sb1 + b2 * sb2
+        let a = ca + SplatTunables.covarianceDilation, c = cc + SplatTunables.covarianceDilation
+        // 5. Conic and radius.
+        let det = a * c - b * b
+        keep = keep .& (det .> 0)
+        var tau = sp.load(.tau, g)
+        if s.antialias {
+            let det0 = ca * cc - b * b
+            opacity = opacity * sqrtLanes(maxLanes(det0 / det, zero))
+            keep = keep .& (opacity .>= SplatTunables.alphaMin)
+            for l in 0..<8 { tau[l] = PreparedSplats.alphaExponent(opacity: opacity[l]) }
+        }
+        let mid = 0.5 * (a + c)
+        let lambda = mid + sqrtLanes(maxLanes(mid * mid - det, V(repeating: SplatTunables.eigenFloor)))
+        let radius = (SplatTunables.radiusSigmas * sqrtLanes(lambda)).rounded(.up)
+        // The contract's square, tightened to the bounding box of the ellipse where
+        // opacity·exp(power) ≥ 1/255 (half-extents √(2τ·a), √(2τ·c), plus a margin): the
+        // pixels dropped would be skipped by the alpha test anyway, so the image is the same.
+        let hx = minLanes(radius, sqrtLanes(2 * tau * a) + 1e-3)
+        let hy = minLanes(radius, sqrtLanes(2 * tau * c) + 1e-3)
+        let x0 = (mx - hx - 0.5).rounded(.up), x1 = (mx + hx - 0.5).rounded(.down)
+        let y0 = (my - hy - 0.5).rounded(.up), y1 = (my + hy - 0.5).rounded(.down)
+        let wMax = V(repeating: Float(s.width - 1)), hMax = V(repeating: Float(s.height - 1))
+        keep = keep .& (x1 .>= zero) .& (y1 .>= zero) .& (x0 .<= wMax) .& (y0 .<= hMax) .& (x0 .<= x1) .& (y0 .<= y1)
+        guard any(keep) else { return outStart }
+        // 6. Colour: base (C0·dc + 0.5, folded in `prepare`) + higher bands, ≥ 0.
+        var cr = sp.load(.red, g), cg = sp.load(.green, g), cb = sp.load(.blue, g)
+        if sp.k3 > 0 {
+            let dx = px - s.camX, dy = py - s.camY, dz = pz - s.camZ
+            let invLen = 1 / sqrtLanes(dx * dx + dy * dy + dz * dz)
+            let x = dx * invLen, y = dy * invLen, z = dz * invLen
+            let h = UnsafeRawPointer(sp.rest + g &* sp.k3)
+            @inline(__always) func add(_ basis: V, _ k: Int) {
+                let o = k &* 48  // 3 channels × 8 lanes × 2 bytes
+                cr = cr.addingProduct(basis, V(h.loadUnaligned(fromByteOffset: o, as: SIMD8<Float16>.self)))
+                cg = cg.addingProduct(basis, V(h.loadUnaligned(fromByteOffset: o &+ 16, as: SIMD8<Float16>.self)))
+                cb = cb.addingProduct(basis, V(h.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD8<Float16>.self)))
+            }
+            typealias SH = SphericalHarmonics
+            add(-SH.c1 * y, 0); add(SH.c1 * z, 1); add(-SH.c1 * x, 2)
+            if sp.degree > 1 {
+                let xx = x * x, yy = y * y, zz = z * z, xy = x * y, yz = y * z, xz = x * z
+                add(SH.c2.0 * xy, 3); add(SH.c2.1 * yz, 4); add(SH.c2.2 * (2 * zz - xx - yy), 5)
+                add(SH.c2.3 * xz, 6); add(SH.c2.4 * (xx - yy), 7)
+                if sp.degree > 2 {
+                    add(SH.c3.0 * y * (3 * xx - yy), 8)
+                    add(SH.c3.1 * xy * z, 9)
+                    add(SH.c3.2 * y * (4 * zz - xx - yy), 10)
+                    add(SH.c3.3 * z * (2 * zz - 3 * xx - 3 * yy), 11)
+                    add(SH.c3.4 * x * (4 * zz - xx - yy), 12)
+                    add(SH.c3.5 * z * (xx - yy), 13)
+                    add(SH.c3.6 * x * (xx - 3 * yy), 14)
+                }
+            }
+        }
+        let invDet = 1 / det
+        let log2e: Float = 1.4426950408889634  // the blender evaluates 2^power
+        tmp[0] = mx; tmp[1] = my
+        tmp[2] = -0.5 * log2e * (c * invDet); tmp[3] = log2e * (b * invDet); tmp[4] = -0.5 * log2e * (a * invDet)
+        tmp[5] = opacity
+        tmp[6] = maxLanes(cr, zero); tmp[7] = maxLanes(cg, zero); tmp[8] = maxLanes(cb, zero)
+        tmp[9] = d
+        tmp[10] = maxLanes(x0, zero); tmp[11] = maxLanes(y0, zero)
+        tmp[12] = minLanes(x1, wMax); tmp[13] = minLanes(y1, hMax)
+        var out = outStart
+        for l in 0..<8 where keep[l] {
+            proj[out] = ProjectedSplat(
+                mx: tmp[0][l], my: tmp[1][l], ca: tmp[2][l], cb: tmp[3][l], cc: tmp[4][l], opacity: tmp[5][l],
+                r: tmp[6][l], g: tmp[7][l], b: tmp[8][l], depth: tmp[9][l],
+                x0: Int16(tmp[10][l]), y0: Int16(tmp[11][l]), x1: Int16(tmp[12][l]), y1: Int16(tmp[13][l]))
+            keys[out] = tmp[9][l].bitPattern
+            vals[out] = UInt32(truncatingIfNeeded: out)
+            out &+= 1
+        }
+        return out
+    }
+}

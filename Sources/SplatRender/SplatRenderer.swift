@@ -1,0 +1,154 @@
+// SplatRenderer — the fast CPU Gaussian-splat renderer (3DGS reference semantics).
+//
+// Stages, one function each (like diff-gaussian-rasterization's forward pass):
+//   preprocess  every splat in parallel: cull, 2D covariance, SH colour, conic, radius, rect
+//   sort        visible splats by depth (LSD radix on float bits; ties keep splat order)
+//   bin         count tiles per splat, prefix sums = tile ranges, duplicate into tile lists
+//               — together with `sort` this is a stable sort by the 64-bit (tile, depth) key
+//   blend       per 16×16 tile, front to back, 8 pixels per SIMD lane group, early stop
+// Work is split over a fixed `WorkerPool`; every buffer lives in the renderer and is reused,
+// so a steady state allocates nothing. Output bytes do not depend on the thread count.
+import Foundation
+import RenderCore
+import Synchronization
+
+/// Renders splats into a `Framebuffer` on the CPU with the 3DGS reference semantics
+/// (see `ReferenceSplatRenderer` in TestSupport for the contract, written out slowly).
+///
+/// Use one renderer per output stream (it owns its scratch memory and threads; `render` is
+/// not re-entrant). Typical use:
+///
+///     let splats = SplatRenderer.prepare(cloud)        // once per scene
+///     let renderer = SplatRenderer(threads: 2)          // once
+///     let times = renderer.render(splats, camera: cam, into: framebuffer)   // per frame
+public final class SplatRenderer: @unchecked Sendable {
+    /// Number of worker threads (the calling thread included).
+    public let threads: Int
+    /// Mip-Splatting-style opacity compensation for the +0.3 px² dilation (off by default:
+    /// the 3DGS reference does not do it). Scales opacity by sqrt(det(Σ₂D) / det(Σ₂D + 0.3·I)).
+    public var antialias = false
+    /// Whether `render` writes the framebuffer's depth (the depth where accumulated opacity
+    /// first exceeds ½). True by default; an interactive viewer that never reads splat
+    /// depth can turn it off to save ~8 % of the frame time — the depth buffer is then left
+    /// as it was (still read when `depthTest` is true).
+    public var writesDepth = true
+    /// Memory guard: the most (tile, splat) pairs one frame may bin (48 bytes each; the
+    /// default 2²⁶ ≈ 3 GB). A frame over budget — the eye inside a dense cloud, every splat
+    /// covering hundreds of tiles — keeps the nearest splats that fit and reports the rest in
+    /// `SplatStageTimes.droppedSplats` instead of exhausting memory.
+    public var maxTileSplatPairs = 1 << 26
+
+    let pool: WorkerPool<SplatRenderer>
+    /// The stage the workers are running (set by `runParallel`).
+    var stageWork = StageWork.idle
+    // Per-frame scratch, reused (see each stage for its meaning).
+    let projected = ScratchBuffer<ProjectedSplat>()
+    let sorted = ScratchBuffer<ProjectedSplat>()
+    let keysA = ScratchBuffer<UInt32>(), keysB = ScratchBuffer<UInt32>()
+    let valsA = ScratchBuffer<UInt32>(), valsB = ScratchBuffer<UInt32>()
+    let histogram = ScratchBuffer<Int32>()
+    let tileCounts = ScratchBuffer<Int32>()
+    let tileStart = ScratchBuffer<Int32>()
+    let tileRecords = ScratchBuffer<ProjectedSplat>()
+    let chunkVisible = ScratchBuffer<Int>()
+    let preprocessScratch = ScratchBuffer<SIMD8<Float>>()
+    let tileState = ScratchBuffer<SIMD8<Float>>()
+    let nextTile = Atomic<Int>(0)
+    let nextChunk = Atomic<Int>(0)
+
+    /// Creates a renderer with `threads` workers (default: one per active core).
+    public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.threads = max(1, threads)
+        pool = WorkerPool<SplatRenderer>(threads: self.threads)
+        tileState.reserve(self.threads * BlendTile.stateVectors)
+        preprocessScratch.reserve(self.threads * 16)
+    }
+
+    /// Converts a cloud once into the compact form `render` reads (see `PreparedSplats`).
+    public static func prepare(_ cloud: SplatCloud) -> PreparedSplats { PreparedSplats(cloud) }
+
+    /// Renders `splats` as seen by `camera` into `target` (resized to the camera's size if
+    /// it differs), writing colour (8-bit RGBA, alpha 255) and depth (camera-space metres
+    /// along −Z of the splat where accumulated opacity first exceeds ½, else +inf).
+    ///
+    /// - Parameter depthTest: when true, the target's existing depth and colour (e.g. a mesh
+    ///   room drawn first) are kept: splat contributions at or behind the existing depth are
+    ///   ignored and the splats are composited over the existing colour instead of the
+    ///   camera's background; depth is replaced only where splats reach ½ opacity in front.
+    /// - Returns: per-stage wall-clock times in milliseconds.
+    @discardableResult
+    public func render(_ splats: PreparedSplats, camera: Camera, into target: Framebuffer,
+                       depthTest: Bool = false) -> SplatStageTimes {
+        if target.width != camera.width || target.height != camera.height {
+            target.resize(width: camera.width, height: camera.height)
+        }
+        var times = SplatStageTimes()
+        let setup = FrameSetup(camera: camera, antialias: antialias)
+        var t0 = DispatchTime.now().uptimeNanoseconds
+        func lap() -> Double {
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            defer { t0 = t1 }
+            return Double(t1 - t0) / 1e6
+        }
+        let visible = preprocess(splats, setup: setup)
+        times.preprocess = lap()
+        sortByDepth(count: visible)
+        times.sort = lap()
+        let tilesX = (setup.width + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
+        let tilesY = (setup.height + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
+        let (pairs, binned) = binTiles(count: visible, tilesX: tilesX, tilesY: tilesY)
+        times.bin = lap()
+        blend(tilesX: tilesX, tilesY: tilesY, setup: setup, background: camera.background,
+              target: target, depthTest: depthTest, writeDepth: writesDepth)
+        times.blend = lap()
+        times.visibleSplats = visible
+        times.tileSplatPairs = pairs
+        times.droppedSplats = visible - binned
+        return times
+    }
+
+    /// Convenience: prepares `cloud` on every call (allocates; prefer `prepare` once and
+    /// the `PreparedSplats` overload per frame).
+    @discardableResult
+    public func render(_ cloud: SplatCloud, camera: Camera, into target: Framebuffer,
+                       depthTest: Bool = false) -> SplatStageTimes {
+        render(PreparedSplats(cloud), camera: camera, into: target, depthTest: depthTest)
+    }
+
+    /// The `w`-th of `workers` contiguous chunks of `0..<n`.
+    @inline(__always)
+    static func chunk(_ w: Int, _ workers: Int, _ n: Int) -> Range<Int> {
+        (n * w / workers)..<(n * (w + 1) / workers)
+    }
+
+    /// Runs one stage on every worker and waits (no allocation: see `WorkerPool`).
+    func runParallel(_ work: StageWork) {
+        stageWork = work
+        pool.run(self, runSplatStage)
+        stageWork = .idle
+    }
+}
+
+/// One parallel stage's inputs (stored inline in the renderer while it runs).
+enum StageWork {
+    case idle
+    case preprocess(PreprocessWork)
+    case histogram(RadixWork), radixScatter(RadixWork)
+    case gather(GatherWork)
+    case binCount(BinWork), binScatter(BinWork)
+    case blend(BlendWork)
+}
+
+/// The workers' entry point: a plain function, so passing it to the pool captures nothing.
+func runSplatStage(_ r: SplatRenderer, _ w: Int) {
+    switch r.stageWork {
+    case .idle: break
+    case .preprocess(let j): j.run(w, r)
+    case .histogram(let j): j.histogram(w)
+    case .radixScatter(let j): j.scatter(w)
+    case .gather(let j): j.run(w)
+    case .binCount(let j): j.count(w)
+    case .binScatter(let j): j.scatter(w)
+    case .blend(let j): j.run(w, r)
+    }
+}

@@ -1,0 +1,33 @@
+// SplatTunables — every constant of the splat renderer in one place.
+//
+// The numbers are those of the 3DGS reference rasterizer (diff-gaussian-rasterization,
+// forward pass); changing one changes the image contract that the reference renderer in
+// TestSupport encodes, so change both together.
+
+/// The tunables of `SplatRenderer` (all in pixels, camera-space metres or plain ratios).
+public enum SplatTunables {
+    /// Tile edge in pixels. The blender's kernel assumes 16 (two 8-lane vectors per row).
+    public static let tileSize = 16
+    /// log2 of `tileSize`.
+    static let tileShift = 4
+    /// Low-pass dilation added to both diagonal entries of the 2D covariance (pixels²).
+    public static let covarianceDilation: Float = 0.3
+    /// Extra field of view, as a fraction of tan(fov/2), before the EWA Jacobian clamps.
+    public static let frustumGuard: Float = 0.3
+    /// Floor of (mid² − det) under the square root of the eigenvalue (pixels⁴).
+    public static let eigenFloor: Float = 0.1
+    /// Radius of the footprint square in standard deviations of the major axis.
+    public static let radiusSigmas: Float = 3
+    /// Largest alpha a single splat may contribute.
+    public static let alphaMax: Float = 0.99
+    /// Contributions below this alpha are skipped.
+    public static let alphaMin: Float = 1.0 / 255.0
+    /// A pixel is finished when its transmittance would fall below this.
+    public static let transmittanceMin: Float = 0.0001
+    /// Depth output: the depth of the splat where accumulated opacity first exceeds this.
+    public static let depthOpacity: Float = 0.5
+    /// Splats per preprocessing work item (claimed dynamically by the workers; a multiple of 8).
+    static let preprocessChunk = 8192
+    /// Radix digit width for the depth sort (3 passes cover 32 bits).
+    static let radixBits = 11
+}

@@ -1,0 +1,82 @@
+// WorkerPool — a fixed set of real threads that run one fork-join job at a time.
+//
+// The calling thread is worker 0; `threads − 1` Foundation threads (pthreads) sleep on a
+// condition variable between jobs, so a frame's stages cost a wake-up each, not a thread
+// start. A job is a context object plus a capture-free function value: handing it over
+// allocates nothing (a non-escaping closure would need `withoutActuallyEscaping`, which
+// allocates a verification box per call).
+import Foundation
+
+/// Fork-join over a fixed number of workers. Not re-entrant: one `run` at a time.
+final class WorkerPool<Context: AnyObject>: @unchecked Sendable {
+    /// Number of workers, including the calling thread.
+    let count: Int
+    private let state = State()
+
+    /// Starts `threads − 1` helper threads (at least one worker in total).
+    init(threads: Int) {
+        count = max(1, threads)
+        for w in 1..<max(1, count) {
+            let s = state
+            let t = Thread { s.workerLoop(index: w) }
+            t.name = "splat-worker-\(w)"
+            t.start()
+        }
+    }
+
+    deinit { state.stop() }
+
+    /// Runs `job(context, worker)` once on every worker (0 on the calling thread) and returns
+    /// when all have finished. `context` is not retained; it must outlive the call.
+    func run(_ context: Context, _ job: @escaping (Context, Int) -> Void) {
+        if count == 1 { job(context, 0); return }
+        state.start(Unmanaged.passUnretained(context), job, helpers: count - 1)
+        job(context, 0)
+        state.waitForHelpers()
+    }
+
+    /// Shared between the pool and its threads (the threads must not keep the pool alive).
+    private final class State: @unchecked Sendable {
+        let cond = NSCondition()
+        var context: Unmanaged<Context>?
+        var job: ((Context, Int) -> Void)?
+        var generation = 0
+        var pending = 0
+        var stopping = false
+
+        func start(_ c: Unmanaged<Context>, _ j: @escaping (Context, Int) -> Void, helpers: Int) {
+            cond.lock()
+            context = c; job = j; pending = helpers; generation &+= 1
+            cond.broadcast()
+            cond.unlock()
+        }
+
+        func waitForHelpers() {
+            cond.lock()
+            while pending > 0 { cond.wait() }
+            context = nil
+            cond.unlock()
+        }
+
+        func stop() {
+            cond.lock(); stopping = true; cond.broadcast(); cond.unlock()
+        }
+
+        func workerLoop(index: Int) {
+            var seen = 0
+            while true {
+                cond.lock()
+                while generation == seen && !stopping { cond.wait() }
+                if stopping { cond.unlock(); return }
+                seen = generation
+                let c = context, j = job
+                cond.unlock()
+                if let c, let j { j(c.takeUnretainedValue(), index) }
+                cond.lock()
+                pending -= 1
+                if pending == 0 { cond.broadcast() }
+                cond.unlock()
+            }
+        }
+    }
+}

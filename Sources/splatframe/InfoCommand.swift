@@ -1,0 +1,49 @@
+// splatframe — `info`: load a scene file and print what it holds (text or JSON).
+import ArgumentParser
+import Foundation
+import SceneIO
+
+/// `splatframe info FILE [--json]`
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "info",
+        abstract: "Print a scene file's format, elements, counts, bounds, SH degree, memory and load time.")
+
+    @Argument(help: "Scene file (.ply, .splat, .spz, .obj, .stl).")
+    var file: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let progress = TerminalProgress(label: "loading")
+        do {
+            let (_, info) = try SceneFile.loadWithInfo(path: file, progress: progress.callback)
+            progress.finish()
+            print(json ? info.json : info.text, terminator: json ? "\n" : "")
+        } catch {
+            progress.finish()
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// A one-line progress indicator on stderr for loads longer than half a second (TTY only).
+final class TerminalProgress {
+    let label: String
+    let start = Date()
+    var shown = false
+    init(label: String) { self.label = label }
+
+    /// The callback to hand to SceneIO.
+    var callback: (Int, Int) -> Void {
+        { [self] done, total in
+            guard isatty(2) != 0, total > 0, Date().timeIntervalSince(start) > 0.5 else { return }
+            shown = true
+            FileHandle.standardError.write(Data("\r\(label) \(Int(Double(done) / Double(total) * 100))%".utf8))
+        }
+    }
+
+    /// Clears the line if anything was shown.
+    func finish() { if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) } }
+}
