@@ -52,6 +52,7 @@ public struct SceneLoader {
                 throw ViewerError.sceneLoad(path: path, reason: "expected generate:N with N = 1…20000000 splats (e.g. generate:150k)")
             }
             kind = .model(.splats(SplatSceneGenerator.object(count: n)), name: "generate:\(n)", sidecar: nil)
+            if self.options.up == nil { self.options.up = .posY }   // the generator builds y-up scenes
         } else {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ViewerError.sceneLoad(path: path, reason: "no such file")
