@@ -32,7 +32,7 @@ struct TriangleSetupBuilder {
     let twoSided: Bool
     let guardX: Float
     let guardY: Float
-    let planes: [Vec4]
+    let planes: (Vec4, Vec4, Vec4, Vec4, Vec4, Vec4)
 
     init(width: Int, height: Int, settings: RasterSettings) {
         self.width = width; self.height = height
@@ -43,9 +43,10 @@ struct TriangleSetupBuilder {
     }
 
     /// Sets up one triangle, clipping it when needed, and appends the results to `out`.
+    /// `poly` and `scratch` are per-worker buffers of at least 16 vertices.
     @inline(__always)
-    func build(_ a: ClipVertex, _ b: ClipVertex, _ c: ClipVertex, material: Int32,
-               into out: inout SetupChunk, poly: inout [ClipVertex], scratch: inout [ClipVertex]) {
+    func build(_ a: ClipVertex, _ b: ClipVertex, _ c: ClipVertex, material: Int32, into out: inout SetupChunk,
+               poly: UnsafeMutablePointer<ClipVertex>, scratch: UnsafeMutablePointer<ClipVertex>) {
         let ca = HomogeneousClipper.outcode(a.clip, guardX: guardX, guardY: guardY)
         let cb = HomogeneousClipper.outcode(b.clip, guardX: guardX, guardY: guardY)
         let cc = HomogeneousClipper.outcode(c.clip, guardX: guardX, guardY: guardY)
@@ -55,13 +56,17 @@ struct TriangleSetupBuilder {
             return
         }
         // Reject NaN/degenerate input before clipping.
-        guard (a.clip.w.isFinite && b.clip.w.isFinite && c.clip.w.isFinite) else { return }
-        poly.removeAll(keepingCapacity: true)
-        poly.append(a); poly.append(b); poly.append(c)
-        HomogeneousClipper.clip(&poly, scratch: &scratch, mask: ca | cb | cc, planes: planes)
-        guard poly.count >= 3 else { return }
-        for i in 1..<(poly.count - 1) {
-            emit(poly[0], poly[i], poly[i + 1], material: material, into: &out)
+        guard a.clip.w.isFinite && b.clip.w.isFinite && c.clip.w.isFinite else { return }
+        poly[0] = a; poly[1] = b; poly[2] = c
+        var p = planes
+        let (result, n) = withUnsafePointer(to: &p) {
+            $0.withMemoryRebound(to: Vec4.self, capacity: 6) {
+                HomogeneousClipper.clip(poly, count: 3, scratch: scratch, mask: ca | cb | cc, planes: $0)
+            }
+        }
+        guard n >= 3 else { return }
+        for i in 1..<(n - 1) {
+            emit(result[0], result[i], result[i + 1], material: material, into: &out)
         }
     }
 
