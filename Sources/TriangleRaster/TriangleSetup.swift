@@ -21,6 +21,9 @@ struct TriangleSetup {
     var material: Int32
     /// Lighting sign: −1 flips the normal (two-sided lighting of a back face).
     var normalSign: Float
+    /// For a flat triangle (equal vertex normals) the Lambert + ambient factor, computed once;
+    /// −1 when the normal varies across the triangle.
+    var flatLight: Float
 }
 
 /// Builds `TriangleSetup`s from clip-space triangles: clipping, projection to the viewport,
@@ -32,11 +35,13 @@ struct TriangleSetupBuilder {
     let twoSided: Bool
     let guardX: Float
     let guardY: Float
+    let lighting: Lighting
     let planes: (Vec4, Vec4, Vec4, Vec4, Vec4, Vec4)
 
     init(width: Int, height: Int, settings: RasterSettings) {
         self.width = width; self.height = height
         cullBackFaces = settings.cullBackFaces; twoSided = settings.twoSidedLighting
+        lighting = settings.lighting
         guardX = 1 + 2 * RasterSettings.guardBandPixels / Float(width)
         guardY = 1 + 2 * RasterSettings.guardBandPixels / Float(height)
         planes = HomogeneousClipper.planes(guardX: guardX, guardY: guardY)
@@ -99,7 +104,12 @@ struct TriangleSetupBuilder {
         var s = TriangleSetup(minX: Int32(minX), minY: Int32(minY), maxX: Int32(maxX), maxY: Int32(maxY),
                               edge: .zero, stepX: .zero, stepY: .zero, invW: .zero,
                               attrA: .zero, attrB: .zero, attrC: .zero, material: material,
-                              normalSign: (!front && twoSided) ? -1 : 1)
+                              normalSign: (!front && twoSided) ? -1 : 1, flatLight: -1)
+        if v0.normal == v1.normal && v0.normal == v2.normal {
+            let n = v0.normal * s.normalSign
+            let len = n.length
+            s.flatLight = lighting.ambient + (len > 0 ? lighting.diffuse * max(0, n.dot(lighting.direction) / len) : 0)
+        }
         let px = Int64(minX) * 256 + 128, py = Int64(minY) * 256 + 128
         @inline(__always) func setEdge(_ i: Int, _ p: SIMD2<Int64>, _ q: SIMD2<Int64>) {
             let a = p.y - q.y, b = q.x - p.x
