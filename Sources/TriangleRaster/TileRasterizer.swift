@@ -38,6 +38,8 @@ enum TileRasterizer {
             }
         }
         let width = Int64(xe - xs)
+        // Untextured materials shade 8 pixels at a time when the tile is wide enough for a window.
+        let simdSpans = m.pointee.texels == nil && tileX1 - tileX0 >= 7
         for y in ys...ye {
             var lo = xs, hi = xe
             for i in 0..<3 {
@@ -54,6 +56,8 @@ enum TileRasterizer {
             if lo <= hi {
                 if picture {
                     texturedSpan8(s, y: y, from: lo, to: hi, target: target, m: m, shade: shade)
+                } else if simdSpans {
+                    litSpan8(s, y: y, from: lo, to: hi, tileX0: tileX0, target: target, m: m, light: light)
                 } else {
                     span(s, y: y, from: lo, to: hi, target: target, m: m, light: light)
                 }
