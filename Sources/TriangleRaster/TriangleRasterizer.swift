@@ -88,16 +88,21 @@ public final class TriangleRasterizer: @unchecked Sendable {
 
         // Work items: runs of triangles within a material group.
         var itemCount = 0
-        for g in mesh.effectiveGroups {
-            let first = max(0, g.firstTriangle), end = min(mesh.triangleCount, g.firstTriangle + g.triangleCount)
-            var s = first
+        func addGroup(first: Int, count: Int, material: Int) {
+            let end = min(mesh.triangleCount, first + count)
+            var s = max(0, first)
             while s < end {
                 let n = min(RasterSettings.setupChunk, end - s)
                 if itemCount == workItemCapacity { growWorkItems() }
-                workItems[itemCount] = WorkItem(first: s, count: n, material: Int32(g.material))
+                workItems[itemCount] = WorkItem(first: s, count: n, material: Int32(material))
                 itemCount += 1
                 s += n
             }
+        }
+        if mesh.groups.isEmpty {
+            addGroup(first: 0, count: mesh.triangleCount, material: 0)   // (effectiveGroups would allocate)
+        } else {
+            for g in mesh.groups { addGroup(first: g.firstTriangle, count: g.triangleCount, material: g.material) }
         }
         ensureChunks(itemCount)
         let materialCount = ensureMaterials(mesh)

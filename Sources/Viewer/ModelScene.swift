@@ -60,7 +60,7 @@ public final class ModelScene: Scene {
             var cam = camera
             cam.view = camera.view * model
             let t = context.splats.render(splats, camera: cam, into: target, depthTest: room != nil)
-            stats.stages = [("preprocess", t.preprocess), ("sort", t.sort), ("bin", t.bin), ("blend", t.blend)]
+            stats.splat = t
         }
         stats.totalMs = (MonotonicClock.now() - t0) * 1000
         return stats

@@ -26,14 +26,20 @@ public struct FrameStats: Sendable, Equatable {
     public var clearMs: Double = 0
     /// The whole frame.
     public var totalMs: Double = 0
-    /// Named extra stages (e.g. splat preprocess/bin/sort/blend), in order.
-    public var stages: [(name: String, ms: Double)] = []
+    /// Splat renderer stages, when the frame drew splats (stored inline: no allocation per frame).
+    public var splat: SplatStageTimes?
 
     public init() {}
 
+    /// Named extra stages (splat preprocess/sort/bin/blend), in order; builds an array, so read
+    /// it outside allocation-sensitive loops.
+    public var stages: [(name: String, ms: Double)] {
+        guard let t = splat else { return [] }
+        return [("preprocess", t.preprocess), ("sort", t.sort), ("bin", t.bin), ("blend", t.blend)]
+    }
+
     public static func == (a: FrameStats, b: FrameStats) -> Bool {
-        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs
-            && a.stages.map(\.name) == b.stages.map(\.name) && a.stages.map(\.ms) == b.stages.map(\.ms)
+        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.splat == b.splat
     }
 }
 
