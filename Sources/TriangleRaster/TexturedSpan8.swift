@@ -9,10 +9,11 @@ extension TileRasterizer {
     /// Picture span (texel × shade/256, no vertex colours), 8 pixels per step: 1/w, u/w, v/w stepped as vectors, one
     /// mip level per group of 8 (from the analytic derivatives at its first pixel), fixed-point
     /// bilinear filtering on packed texels (same arithmetic as `TextureSampler.samplePacked`),
-    /// depth test and masked stores. The last partial group goes through the scalar path.
+    /// depth test and masked stores. The last group is a window ending at the span's end inside
+    /// the tile (tiles narrower than 8 pixels finish with the scalar path).
     @inline(__always)
     static func texturedSpan8(_ s: UnsafePointer<TriangleSetup>, y: Int, from lo: Int, to hi: Int, target: RasterTarget,
-                              m: UnsafePointer<MaterialState>, shade: UInt32) {
+                              tileX0: Int, tileX1: Int, m: UnsafePointer<MaterialState>, shade: UInt32) {
         #if arch(x86_64)
         let minX = Int(s.pointee.minX)
         let dy = Float(y - Int(s.pointee.minY))
@@ -26,15 +27,20 @@ extension TileRasterizer {
         let texels = m.pointee.texels!, levels = m.pointee.levels!
         let tw = m.pointee.width, th = m.pointee.height, levelCount = m.pointee.levelCount
         var x = lo
-        while x + 7 <= hi {
-            let fxs = Float(x - minX) + lane
+        // Windows of 8 pixels; the last one ends at the span's end and stays inside the tile
+        // (pixels outside [x, hi] are masked), so no scalar tail and no pixel of another worker.
+        let wide = tileX1 - tileX0 >= 7
+        while wide ? x <= hi : x + 7 <= hi {
+            let start = x + 7 <= hi ? x : max(tileX0, hi - 7)
+            let fxs = Float(start - minX) + lane
             let iw = iwRow + w.x * fxs
             let d = 1 / iw
-            let depthPtr = UnsafeMutableRawPointer(depth + (row &+ x))
+            let depthPtr = UnsafeMutableRawPointer(depth + (row &+ start))
             let old = depthPtr.loadUnaligned(as: SIMD8<Float>.self)
             // Sign-bit mask of d < old (exact for unequal floats; old may be +inf). Comparisons
             // that produce SIMDMask values lower to per-lane code here, so masks stay sign bits.
-            let pass = d - old
+            let inside = _mm256_and_ps((Float(x - start) - 0.5) - lane, lane - (Float(hi - start) + 0.5))
+            let pass = _mm256_and_ps(d - old, inside)
             if _mm256_movemask_ps(pass) != 0 {
                 let u = (uwRow + ua * fxs) * d, v = (vwRow + va * fxs) * d
                 // Mip level from lane 0's footprint.
@@ -69,13 +75,13 @@ extension TileRasterizer {
                     texel = (((texel & 0x00FF_00FF) &* k) &>> 8 & 0x00FF_00FF) | (((texel & 0x0000_FF00) &* k) &>> 8 & 0x0000_FF00)
                 }
                 texel |= 0xFF00_0000
-                let colorPtr = UnsafeMutableRawPointer(color + (row &+ x))
+                let colorPtr = UnsafeMutableRawPointer(color + (row &+ start))
                 let oldColor = colorPtr.loadUnaligned(as: SIMD8<UInt32>.self)
                 let blended = _mm256_blendv_ps(unsafeBitCast(oldColor, to: SIMD8<Float>.self), unsafeBitCast(texel, to: SIMD8<Float>.self), pass)
                 colorPtr.storeBytes(of: unsafeBitCast(blended, to: SIMD8<UInt32>.self), as: SIMD8<UInt32>.self)
                 depthPtr.storeBytes(of: _mm256_blendv_ps(old, d, pass), as: SIMD8<Float>.self)
             }
-            x &+= 8
+            x = start &+ 8
         }
         if x <= hi { texturedSpan(s, y: y, from: x, to: hi, target: target, m: m, shade: shade) }
         #else

@@ -55,7 +55,7 @@ enum TileRasterizer {
             }
             if lo <= hi {
                 if picture {
-                    texturedSpan8(s, y: y, from: lo, to: hi, target: target, m: m, shade: shade)
+                    texturedSpan8(s, y: y, from: lo, to: hi, target: target, tileX0: tileX0, tileX1: tileX1, m: m, shade: shade)
                 } else if simdSpans {
                     litSpan8(s, y: y, from: lo, to: hi, tileX0: tileX0, target: target, m: m, light: light)
                 } else {
