@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
+        // Counts heap allocations (interposes malloc & co.) for the bench's bytes-per-frame figure.
+        .target(name: "CAllocationCounter"),
+
         .target(name: "RenderCore", swiftSettings: fast),
         .target(name: "ImageIO", dependencies: ["RenderCore", "CSDL2"]),
         .target(name: "TriangleRaster", dependencies: ["RenderCore"], swiftSettings: fast),
@@ -38,7 +41,7 @@ let package = Package(
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
-                               "HeadTracking", "Procedural"],
+                               "HeadTracking", "Procedural", "CAllocationCounter"],
                 swiftSettings: fast),
         .executableTarget(name: "splatframe",
                           dependencies: ["Viewer", "CSDL2",
