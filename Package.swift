@@ -60,6 +60,8 @@ let package = Package(
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),
+        .testTarget(name: "BenchTests", dependencies: ["Viewer", "HeadTracking", "TestSupport"], exclude: ["Fixtures"],
+                    swiftSettings: simdFlags),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO"]),
     ],
     swiftLanguageModes: [.v6]
