@@ -84,7 +84,9 @@ public enum BenchmarkRunner {
     }
 
     /// Measures an already opened scene.
-    public static func run(_ config: BenchmarkConfiguration, scene: Scene, progress: ((String) -> Void)? = nil) throws -> BenchmarkResult {
+    /// `lastFrame` receives the framebuffer after the last measured frame (e.g. to save it).
+    public static func run(_ config: BenchmarkConfiguration, scene: Scene, progress: ((String) -> Void)? = nil,
+                           lastFrame: ((Framebuffer) throws -> Void)? = nil) throws -> BenchmarkResult {
         var width = config.width, height = config.height
         if case .camera(let c) = config.eye {
             width = c.width; height = c.height
@@ -140,6 +142,7 @@ public enum BenchmarkRunner {
                 if perFrameCalls[k] > 0 { allocFrames += 1 }
             }
         }
+        try lastFrame?(fb)
         let total = Double(allTimes.count)
         let allocations = BenchmarkAllocations(
             method: AllocationCounter.isActive ? "malloc-interposer" : "unavailable",

@@ -1,6 +1,7 @@
 // BenchCommand — `splatframe bench`: headless frame-time measurement, sweeps and comparisons.
 import ArgumentParser
 import Foundation
+import ImageIO
 import RenderCore
 import Viewer
 
@@ -28,9 +29,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "A previous --json result: print the ratio against it, pair by pair.") var compare: String?
     @Option(help: "Sweep one parameter: splats=10k,100k,1M | size=640x360,1280x720 | threads=1,2.") var sweep: String?
     @Option(help: "With --sweep, also write the CSV here.") var csv: String?
+    @Option(help: "Save the last measured frame as PNG (with --sweep: of the last point).") var out: String?
     @Flag(name: .customLong("two-sided"), help: "Two-sided lighting for meshes (glref --two-sided).") var twoSided = false
     @Option(name: .customLong("path-rate"), help: "Eye path / track sampling rate in frames per second.") var pathRate: Double = 60
     @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var replay: ReplayOptions
 
     func run() throws {
         try runReportingErrors { try measure() }
@@ -59,6 +62,7 @@ struct BenchCommand: ParsableCommand {
         base.screen = screen
         base.pathRate = pathRate
         base.twoSided = twoSided
+        base.trackOptions = try replay.resolved(movementScale: try screenOptions.validatedMovementScale())
         if let camera {
             let cam = try CameraFile.load(camera)
             if let size {
@@ -99,7 +103,8 @@ struct BenchCommand: ParsableCommand {
                 sceneCache = (config.scene, sceneObject)
             }
             let r = try BenchmarkRunner.run(config, scene: sceneObject,
-                                            progress: configs.count > 1 || repeats > 1 ? { self.progress("  \(config.label): \($0)") } : nil)
+                                            progress: configs.count > 1 || repeats > 1 ? { self.progress("  \(config.label): \($0)") } : nil,
+                                            lastFrame: out.map { path in { fb in try ImageFile.savePNG(fb.image(), to: path) } })
             results.append(r)
             if sweepSpec == nil { print(BenchmarkReport.table(r), terminator: "") }
         }

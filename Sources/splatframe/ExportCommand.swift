@@ -19,6 +19,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("max-frames"), help: "Stop after this many frames.") var maxFrames: Int?
     @Flag(help: "No progress bar.") var quiet = false
     @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var replay: ReplayOptions
 
     static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif", "avi"]
 
@@ -41,7 +42,9 @@ struct ExportCommand: ParsableCommand {
         }
         let sceneObject = try BenchmarkSceneFactory.make(scene, screen: screen, ownCoordinates: false)
         let exporter = try ReplayExporter(scene: sceneObject, track: track, fps: fps, width: s.width, height: s.height,
-                                          threads: threads, screen: screen, frameLimit: maxFrames)
+                                          threads: threads, screen: screen,
+                                          options: try replay.resolved(movementScale: try screenOptions.validatedMovementScale()),
+                                          frameLimit: maxFrames)
         let sink: ReplayFrameSink = isVideo ? try FFmpegSink(path: out, width: s.width, height: s.height, fps: fps)
                                             : try PNGSequenceSink(directory: out)
         let bar = ProgressBar(enabled: !quiet)
