@@ -38,7 +38,7 @@ struct BenchCommandLineTests {
         let r = try BinaryLocator.run(try Self.binary(), ["bench", "cube", "--sweep", "threads=1,2", "--frames", "2", "--warmup", "0", "--size", "48x27"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("sweep threads"))
-        let csv = r.stdout.split(separator: "\n").filter { $0.hasPrefix("label,") || $0.hasPrefix("threads=") }
+        let csv = r.stdout.split(separator: "\n").filter { $0.contains(",") && ($0.hasPrefix("label,") || $0.hasPrefix("threads=")) }
         #expect(csv.count == 3 && csv[0].hasPrefix("label,scene,primitives,width,height,threads,median_ms"))
     }
 
