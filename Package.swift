@@ -34,7 +34,8 @@ let package = Package(
 
         .target(name: "RenderCore", swiftSettings: fast),
         .target(name: "ImageIO", dependencies: ["RenderCore", "CSDL2"]),
-        .target(name: "TriangleRaster", dependencies: ["RenderCore"], swiftSettings: fast),
+        .target(name: "CSIMD"),
+        .target(name: "TriangleRaster", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fast),
         .target(name: "SplatRender", dependencies: ["RenderCore"], swiftSettings: fast),
         .target(name: "SceneIO", dependencies: ["RenderCore", "ImageIO", "CZlib", "CZstd"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore"]),

@@ -22,7 +22,7 @@ struct MaterialState {
         } else {
             texels = nil; levels = nil; levelCount = 0; width = 1; height = 1
         }
-        fastTextured = texels != nil && !lit && !hasVertexColors
+        fastTextured = texels != nil && !lit && !hasVertexColors && m.baseColor == SIMD4<Float>(1, 1, 1, 1)
     }
 }
 

@@ -43,7 +43,7 @@ enum TileRasterizer {
             }
             if lo <= hi {
                 if m.pointee.fastTextured {
-                    texturedSpan(s, y: y, from: lo, to: hi, target: target, m: m)
+                    texturedSpan8(s, y: y, from: lo, to: hi, target: target, m: m)
                 } else {
                     span(s, y: y, from: lo, to: hi, target: target, m: m, light: light)
                 }

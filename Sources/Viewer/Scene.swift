@@ -8,6 +8,8 @@ public final class RenderContext: @unchecked Sendable {
     public let pool: WorkerPool
     /// The triangle rasterizer.
     public let raster: TriangleRasterizer
+    /// The Gaussian-splat renderer (created on first use).
+    public private(set) lazy var splats = SplatRenderer(threads: pool.threadCount)
 
     /// Creates renderers on `threads` threads (default: one per core).
     public init(threads: Int = WorkerPool.coreCount) {

@@ -1,11 +1,14 @@
 import Foundation
 import Procedural
 import RenderCore
+import SceneIO
+import SplatRender
 import TriangleRaster
 
-/// Opens what a user names on the command line: `cube`, `sphere:N` (a lit N-triangle sphere
-/// for benchmarks), a scene JSON, and mesh or splat files through SceneIO. Validates up
-/// front, so errors come before any window opens.
+/// Opens what a user names on the command line: `cube`, `sphere:N` (a lit N-triangle sphere),
+/// `generate:N` (an N-splat procedural object), a scene JSON, or a mesh, splat or point-cloud
+/// file through SceneIO. Everything is read and validated in `init`, so errors come before
+/// any window opens.
 public struct SceneLoader {
     /// The scene as named.
     public let path: String
@@ -14,11 +17,29 @@ public struct SceneLoader {
     private enum Kind {
         case description(SceneDescription)
         case sphere(triangles: Int)
+        case model(LoadedScene, name: String, sidecar: String?)
     }
 
-    /// Recognises built-in scene names and checks that files exist and parse.
-    public init(path: String) throws {
+    /// Options for model files.
+    public struct ModelOptions: Sendable {
+        /// Up axis; nil = the sidecar's, else +y for meshes and −y for splats (3DGS captures are y-down).
+        public var up: UpAxis?
+        /// Draw the parallax-cube room around the model.
+        public var room = false
+        /// Light back faces as front faces (meshes wound inconsistently); on by default for files.
+        public var twoSided = true
+        /// Cull back faces (closed, consistently wound meshes).
+        public var cullBackFaces = false
+        public init() {}
+    }
+
+    public var options = ModelOptions()
+
+    /// Recognises built-in scene names, reads files, and reports progress of long loads
+    /// as (bytes done, bytes total).
+    public init(path: String, options: ModelOptions = ModelOptions(), progress: ((Int, Int) -> Void)? = nil) throws {
         self.path = path
+        self.options = options
         if path == "cube" {
             kind = .description(SceneDescription())
         } else if path.hasPrefix("sphere:") {
@@ -26,6 +47,12 @@ public struct SceneLoader {
                 throw ViewerError.sceneLoad(path: path, reason: "expected sphere:N with N = 8…20000000 triangles")
             }
             kind = .sphere(triangles: n)
+        } else if path.hasPrefix("generate:") {
+            guard let n = SceneLoader.count(String(path.dropFirst(9))), n >= 1, n <= 20_000_000 else {
+                throw ViewerError.sceneLoad(path: path, reason: "expected generate:N with N = 1…20000000 splats (e.g. generate:150k)")
+            }
+            kind = .model(.splats(SplatSceneGenerator.object(count: n)), name: "generate:\(n)", sidecar: nil)
+            if self.options.up == nil { self.options.up = .posY }   // the generator builds y-up scenes
         } else {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ViewerError.sceneLoad(path: path, reason: "no such file")
@@ -33,9 +60,18 @@ public struct SceneLoader {
             if path.lowercased().hasSuffix(".json") {
                 kind = .description(try SceneDescription.load(path))
             } else {
-                throw ViewerError.sceneLoad(path: path, reason: "unsupported file type (scene JSON expected)")
+                let scene = try SceneFile.load(path: path, progress: progress)
+                kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
             }
         }
+    }
+
+    /// Parses counts like `150000`, `150k`, `1M`.
+    public static func count(_ s: String) -> Int? {
+        let t = s.lowercased()
+        if t.hasSuffix("k"), let v = Double(t.dropLast()) { return Int(v * 1_000) }
+        if t.hasSuffix("m"), let v = Double(t.dropLast()) { return Int(v * 1_000_000) }
+        return Int(t)
     }
 
     /// The scene placed behind `screen` for viewing through the window.
@@ -45,12 +81,53 @@ public struct SceneLoader {
             return MeshScene(room: try d.room(screen: screen))
         case let .sphere(n):
             return Self.sphereScene(triangles: n, screen: screen)
+        case let .model(loaded, name, sidecar):
+            return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen)
         }
     }
 
-    /// The scene in its file's own coordinates (for `--camera`): no re-centring or scaling.
+    /// The scene in its file's own coordinates (for `--camera`): no re-centring, scaling or room.
     public func sceneInOwnCoordinates(screen: ScreenGeometry) throws -> Scene {
-        try scene(screen: screen)
+        let s = try scene(screen: screen)
+        return (s as? ModelScene)?.ownCoordinatesCopy() ?? s
+    }
+
+    private func modelScene(_ loaded: LoadedScene, name: String, sidecar: String?, screen: ScreenGeometry) throws -> ModelScene {
+        let saved = try sidecar.flatMap { try Placement.load(sidecarFor: $0) }
+        let depth = screen.width
+        let room = options.room ? CubeRoom(screen: screen, showTargets: false).mesh() : nil
+        switch loaded {
+        case var .mesh(mesh):
+            mesh.computeNormalsIfMissing()
+            if mesh.materials.isEmpty { mesh.materials = [.init()] }
+            // Meshes without colour or texture get the llvmpipe baseline's 0.8 grey.
+            for i in mesh.materials.indices where mesh.materials[i].texture == nil && mesh.colors.isEmpty
+                && mesh.materials[i].baseColor == Vec4(1, 1, 1, 1) {
+                mesh.materials[i].baseColor = Vec4(0.8, 0.8, 0.8, 1)
+            }
+            let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .posY)
+            let fit = SceneFit(bounds: mesh.bounds, screen: screen, depth: depth)
+            let settings = RasterSettings(cullBackFaces: options.cullBackFaces, twoSidedLighting: options.twoSided)
+            return ModelScene(name: name, content: .mesh(mesh, settings), fit: fit, placement: placement, room: room)
+        case let .splats(cloud):
+            let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .negY)
+            let fit = SceneFit(bounds: RobustBounds.of(cloud.positions), screen: screen, depth: depth)
+            return ModelScene(name: name, content: .splats(SplatRenderer.prepare(cloud)), fit: fit, placement: placement, room: room)
+        case let .points(points):
+            // Points become small round splats: one clear mechanism for everything that is not triangles.
+            let b = RobustBounds.of(points.positions)
+            let radius = max(1e-6, (b.isEmpty ? 1 : b.size.length) * 0.0015)
+            var cloud = SplatCloud(shDegree: 0)
+            cloud.reserveCapacity(points.count)
+            for i in 0..<points.count {
+                let c = i < points.colors.count ? points.colors[i] : Vec4(0.85, 0.85, 0.85, 1)
+                cloud.append(position: points.positions[i], scale: Vec3(repeating: radius), rotation: .identity,
+                             opacity: 1, dc: SplatCloud.dcFromColor(Vec3(c.x, c.y, c.z)))
+            }
+            let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .posY)
+            let fit = SceneFit(bounds: b, screen: screen, depth: depth)
+            return ModelScene(name: name, content: .splats(SplatRenderer.prepare(cloud)), fit: fit, placement: placement, room: room)
+        }
     }
 
     /// A lit grey sphere of about `triangles` triangles whose silhouette fills about a third of the
@@ -61,5 +138,14 @@ public struct SceneLoader {
         var mesh = MeshGenerator.sphere(center: Vec3(0, 0, -radius), radius: radius, segments: res.segments, rings: res.rings)
         mesh.materials = [.init(name: "grey", baseColor: Vec4(0.8, 0.8, 0.8, 1))]
         return MeshScene(name: "sphere:\(mesh.triangleCount)", items: [(mesh, .identity, RasterSettings(cullBackFaces: true))])
+    }
+}
+
+extension ModelScene {
+    /// This scene drawn in its own coordinates (camera JSON mode).
+    func ownCoordinatesCopy() -> ModelScene {
+        let m = ModelScene(name: name, content: content, fit: fit, placement: placement, room: nil)
+        m.ownCoordinates = true
+        return m
     }
 }

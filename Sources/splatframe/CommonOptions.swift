@@ -1,28 +1,61 @@
 import ArgumentParser
+import Foundation
 import Procedural
 import RenderCore
 import Viewer
 
-/// Physical screen and head-to-eye mapping options shared by the window and render commands.
+/// The physical screen size option shared by the window and render commands.
 struct ScreenOptions: ParsableArguments {
-    @Option(name: .customLong("screen-mm"), help: "Physical screen size W,H in millimetres (default: the display's, else 600,340).")
+    @Option(name: .customLong("screen-mm"), help: "Physical screen size W,H in millimetres (default: the config file's, the display's, else 600,340).")
     var screenMM: String?
 
-    @Option(help: "Multiplies the head's offset from the neutral eye (1.0 = a true window).")
-    var movementScale: Double = 1.0
+    /// The validated `--screen-mm`, if given.
+    func flag() throws -> ScreenGeometry? { try screenMM.map { try OptionParsing.screenMillimetres($0) } }
 
     /// The screen from `--screen-mm`, else `detected`, else the fallback, with where it came from.
     func screen(detected: ScreenGeometry? = nil) throws -> (ScreenGeometry, String) {
-        if let s = screenMM { return (try OptionParsing.screenMillimetres(s), "--screen-mm") }
+        if let s = try flag() { return (s, "--screen-mm") }
         if let d = detected { return (d, "display DPI") }
         return (.fallback, "default")
     }
+}
 
-    func validatedMovementScale() throws -> Float {
-        guard movementScale.isFinite, movementScale >= 0, movementScale <= 20 else {
-            throw ViewerError.badOption(name: "--movement-scale", value: "\(movementScale)", reason: "must be 0…20")
+/// How model files are placed and drawn.
+struct ModelOptionGroup: ParsableArguments {
+    @Option(help: "Model axis shown as up: y, -y, z, -z, x, -x (default: saved placement, else y for meshes, -y for splats).")
+    var up: String?
+    @Flag(help: "Show the model inside the parallax-cube room.") var room = false
+    @Flag(help: "Cull back faces of meshes (closed, consistently wound meshes).") var cull = false
+    @Flag(help: "Light back faces of meshes as if they were front faces.") var twoSided = false
+
+    func options(defaultTwoSided: Bool = true) throws -> SceneLoader.ModelOptions {
+        var o = SceneLoader.ModelOptions()
+        if let up {
+            guard let axis = UpAxis(parsing: up) else {
+                throw ViewerError.badOption(name: "--up", value: up, reason: "expected one of y, -y, z, -z, x, -x")
+            }
+            o.up = axis
         }
-        return Float(movementScale)
+        o.room = room
+        o.cullBackFaces = cull
+        o.twoSided = twoSided || defaultTwoSided
+        return o
+    }
+}
+
+/// Prints "loading NAME: 42%" on stderr while a long file loads (terminals only).
+enum LoadProgress {
+    static func reporter(for path: String) -> ((Int, Int) -> Void)? {
+        guard isatty(2) != 0 else { return nil }
+        var last = -1
+        return { done, total in
+            guard total > 0 else { return }
+            let pct = Int(Double(done) / Double(total) * 100)
+            if pct != last {
+                last = pct
+                FileHandle.standardError.write(Data("\rloading \(path): \(pct)%\(pct >= 100 ? "\n" : "")".utf8))
+            }
+        }
     }
 }
 
@@ -51,7 +84,6 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Window size WxH in pixels.") var size: String = "1280x720"
     @Flag(help: "Start fullscreen.") var fullscreen = false
     @Option(help: "Render threads (default: one per core).") var threads: Int?
-    @Option(help: "Fixed eye position X,Y,Z in metres (screen space) instead of the mouse.") var eye: String?
 
     func validatedThreads() throws -> Int {
         guard let t = threads else { return WorkerPool.coreCount }

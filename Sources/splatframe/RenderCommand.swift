@@ -19,6 +19,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Render threads (default: one per core).") var threads: Int?
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var room: RoomOptions
+    @OptionGroup var model: ModelOptionGroup
 
     func run() throws {
         guard (eye == nil) != (camera == nil) else {
@@ -27,7 +28,6 @@ struct RenderCommand: ParsableCommand {
         let threads = try WindowOptions(threads: self.threads).validatedThreads()
         var cam: Camera
         let (screen, _) = try screenOptions.screen()
-        let scale = try screenOptions.validatedMovementScale()
         if let camera {
             cam = try CameraFile.load(camera)
             if let size {
@@ -39,17 +39,19 @@ struct RenderCommand: ParsableCommand {
         } else {
             let e = try OptionParsing.eye(eye!)
             let s = try OptionParsing.size(size ?? "1280x720")
-            let neutral = Vec3(0, 0, 0.6)
-            cam = OffAxisFrustum.camera(eye: neutral + (e - neutral) * scale, screen: screen, width: s.width, height: s.height)
+            cam = OffAxisFrustum.camera(eye: e, screen: screen, width: s.width, height: s.height)
         }
         let sceneObject: Scene
         if let path = scene {
-            let loader = try SceneLoader(path: path)
+            let loader = try SceneLoader(path: path, options: try model.options(), progress: LoadProgress.reporter(for: path))
             sceneObject = try camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
         } else {
             sceneObject = MeshScene(room: try room.description().room(screen: screen))
         }
-        if let bg = (sceneObject as? MeshScene), camera != nil { bg.background = cam.background }
+        if camera != nil {
+            (sceneObject as? MeshScene)?.background = cam.background
+            (sceneObject as? ModelScene)?.background = cam.background
+        }
         let fb = Framebuffer(width: cam.width, height: cam.height)
         let stats = sceneObject.render(camera: cam, into: fb, context: RenderContext(threads: threads))
         try ImageFile.savePNG(fb.image(), to: out)

@@ -1,39 +1,33 @@
 import CSDL2
 import Foundation
+import HeadTracking
 import Procedural
 import RenderCore
 import Viewer
 
-/// The interactive loop: events → eye position → off-axis camera → scene → window, continuously.
+/// The interactive loop: events → head pose → off-axis camera → scene → window, continuously.
 ///
-/// Keys: Esc/q quit, F11/f fullscreen, h HUD, r reset the eye. The mouse over the window moves
-/// the eye in x/y (window edge = screen edge) at the current distance; the wheel moves it in z.
+/// Head: the pose comes from the tracking session once per frame (never blocking); with the
+/// mouse source, the cursor moves the eye in x/y and the wheel in z.
+/// Keys: Esc/q quit, F11/f fullscreen, h HUD. For model files: left-drag or arrow keys orbit,
+/// right-drag pans, +/− (or Ctrl+wheel) zoom, u cycles the up axis, 0 resets, s saves the
+/// placement next to the file.
 final class WindowSession {
     let window: SDLWindow
     let scene: Scene
     let context: RenderContext
-    let screen: ScreenGeometry
-    let movementScale: Float
-    let fixedEye: Vec3?
+    let tracking: HeadTrackingSession
+    let modelFile: String?
     let framebuffer = Framebuffer(width: 1, height: 1)
-    /// The neutral eye: centred, 0.6 m in front of the screen.
-    static let neutralEye = Vec3(0, 0, 0.6)
 
-    private var mouseEye = WindowSession.neutralEye
     private var showHUD = true
     private var frameTimes: [Double] = []
+    private var dragging: UInt8 = 0
+    private var message: (text: String, until: Double)?
 
-    init(window: SDLWindow, scene: Scene, context: RenderContext, screen: ScreenGeometry, movementScale: Float, fixedEye: Vec3?) {
+    init(window: SDLWindow, scene: Scene, context: RenderContext, tracking: HeadTrackingSession, modelFile: String?) {
         self.window = window; self.scene = scene; self.context = context
-        self.screen = screen; self.movementScale = movementScale; self.fixedEye = fixedEye
-    }
-
-    /// The eye for this frame: the head position with its offset from neutral scaled.
-    var eye: Vec3 {
-        let head = fixedEye ?? mouseEye
-        var e = WindowSession.neutralEye + (head - WindowSession.neutralEye) * movementScale
-        e.z = max(e.z, 0.05)
-        return e
+        self.tracking = tracking; self.modelFile = modelFile
     }
 
     /// Runs until the user quits; `maxFrames` (for tests) stops earlier.
@@ -44,35 +38,18 @@ final class WindowSession {
         while running {
             var event = SDL_Event()
             while SDL_PollEvent(&event) != 0 {
-                switch SDL_EventType(rawValue: event.type) {
-                case SDL_QUIT: running = false
-                case SDL_KEYDOWN:
-                    let key = event.key.keysym.sym
-                    if key == SDLK_ESCAPE.rawValue || key == Int32(UInt8(ascii: "q")) { running = false }
-                    else if key == SDLK_F11.rawValue || key == Int32(UInt8(ascii: "f")) { window.toggleFullscreen() }
-                    else if key == Int32(UInt8(ascii: "h")) { showHUD.toggle() }
-                    else if key == Int32(UInt8(ascii: "r")) { mouseEye = WindowSession.neutralEye }
-                case SDL_MOUSEMOTION:
-                    let size = window.windowSize
-                    let nx = (Float(event.motion.x) + 0.5) / Float(size.width) * 2 - 1
-                    let ny = (Float(event.motion.y) + 0.5) / Float(size.height) * 2 - 1
-                    mouseEye.x = nx * screen.width / 2
-                    mouseEye.y = -ny * screen.height / 2
-                case SDL_MOUSEWHEEL:
-                    let factor = powf(0.92, Float(event.wheel.y))
-                    mouseEye.z = min(3, max(0.1, mouseEye.z * factor))
-                default: break
-                }
+                if !handle(event) { running = false }
             }
             let size = window.drawableSize
             framebuffer.resize(width: size.width, height: size.height)
             let start = MonotonicClock.now()
-            let camera = OffAxisFrustum.camera(eye: eye, screen: screen, width: size.width, height: size.height)
+            let pose = tracking.pose(at: start)
+            let camera = OffAxisFrustum.camera(eye: pose.eye, screen: tracking.screen, width: size.width, height: size.height)
             let stats = scene.render(camera: camera, into: framebuffer, context: context)
             let renderMs = (MonotonicClock.now() - start) * 1000
             frameTimes.append(renderMs)
             if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
-            if showHUD { drawHUD(stats: stats) }
+            if showHUD { drawHUD(stats: stats, pose: pose) }
             try window.present(framebuffer)
             frames += 1
             if let maxFrames, frames >= maxFrames { running = false }
@@ -84,20 +61,97 @@ final class WindowSession {
         }
     }
 
+    /// Handles one event; false means quit.
+    private func handle(_ event: SDL_Event) -> Bool {
+        let model = scene as? ModelScene
+        switch SDL_EventType(rawValue: event.type) {
+        case SDL_QUIT:
+            return false
+        case SDL_KEYDOWN:
+            let key = event.key.keysym.sym
+            func isChar(_ c: Character) -> Bool { key == Int32(c.asciiValue!) }
+            if key == SDLK_ESCAPE.rawValue || isChar("q") { return false }
+            if key == SDLK_F11.rawValue || isChar("f") { window.toggleFullscreen() }
+            if isChar("h") { showHUD.toggle() }
+            guard let model else { return true }
+            let step: Float = .pi / 36
+            if key == SDLK_LEFT.rawValue { model.placement.yaw -= step }
+            if key == SDLK_RIGHT.rawValue { model.placement.yaw += step }
+            if key == SDLK_UP.rawValue { model.placement.pitch -= step }
+            if key == SDLK_DOWN.rawValue { model.placement.pitch += step }
+            if isChar("=") || isChar("+") || key == SDLK_KP_PLUS.rawValue { model.placement.zoom *= 1.1 }
+            if isChar("-") || key == SDLK_KP_MINUS.rawValue { model.placement.zoom /= 1.1 }
+            if isChar("u") {
+                model.placement.up = model.placement.up.next
+                flash("UP AXIS \(model.placement.up.rawValue.uppercased())")
+            }
+            if isChar("0") { model.placement = Placement(up: model.placement.up); flash("PLACEMENT RESET") }
+            if isChar("s"), let file = modelFile {
+                do {
+                    try model.placement.save(sidecarFor: file)
+                    flash("SAVED \(Placement.sidecarPath(for: file))")
+                } catch { flash("\(error)") }
+            }
+        case SDL_MOUSEMOTION:
+            let size = window.windowSize
+            if dragging != 0, let model {
+                let dx = Float(event.motion.xrel), dy = Float(event.motion.yrel)
+                if dragging == UInt8(SDL_BUTTON_LEFT) {
+                    model.placement.yaw += dx * 0.01
+                    model.placement.pitch += dy * 0.01
+                } else {
+                    let s = tracking.screen
+                    model.placement.pan[0] += dx / Float(size.width) * s.width
+                    model.placement.pan[1] -= dy / Float(size.height) * s.height
+                }
+            } else {
+                tracking.mouse?.update(normalizedX: (Double(event.motion.x) + 0.5) / Double(size.width),
+                                       normalizedY: (Double(event.motion.y) + 0.5) / Double(size.height))
+            }
+        case SDL_MOUSEBUTTONDOWN:
+            if model != nil { dragging = event.button.button }
+        case SDL_MOUSEBUTTONUP:
+            dragging = 0
+        case SDL_MOUSEWHEEL:
+            let ctrl = SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0
+            if let model, ctrl || tracking.mouse == nil {
+                model.placement.zoom *= powf(1.1, Float(event.wheel.y))
+            } else {
+                tracking.mouse?.scroll(delta: Double(event.wheel.y))
+            }
+        default:
+            break
+        }
+        return true
+    }
+
+    private func flash(_ text: String) { message = (text, MonotonicClock.now() + 2.5) }
+
     private func median(_ v: [Double]) -> Double {
         guard !v.isEmpty else { return 1 }
         let s = v.sorted()
         return max(0.001, s[s.count / 2])
     }
 
-    private func drawHUD(stats: FrameStats) {
-        let e = eye
-        let lines = [
+    private func drawHUD(stats: FrameStats, pose: HeadPose) {
+        let e = pose.eye
+        let s = tracking.screen
+        var lines = [
             String(format: "%.1f MS  %.0f FPS  %dX%d  %d THREADS", median(frameTimes), 1000 / median(frameTimes),
                    framebuffer.width, framebuffer.height, context.pool.threadCount),
-            String(format: "EYE %+.3f %+.3f %+.3f M   SCREEN %.3fX%.3f M", e.x, e.y, e.z, screen.width, screen.height),
-            "\(scene.name.uppercased())  \(scene.primitiveCount) PRIMITIVES   H HUD  F FULLSCREEN  Q QUIT",
+            String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", "\(tracking.settings.head.value)".uppercased(),
+                   pose.state.rawValue.uppercased(), e.x, e.y, e.z)
+                + (pose.latency.map { String(format: "  LATENCY %.1f MS", $0 * 1000) } ?? ""),
+            String(format: "SCREEN %.3fX%.3f M  %@  %d PRIMITIVES", s.width, s.height, scene.name.uppercased(), scene.primitiveCount),
         ]
+        if !stats.stages.isEmpty {
+            lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name.uppercased(), $0.ms) }.joined(separator: "  ") + " MS")
+        } else if stats.raster.trianglesIn > 0 {
+            lines.append(String(format: "SETUP %.1f  RASTER %.1f MS", stats.raster.setupMs, stats.raster.rasterMs))
+        }
+        lines.append(scene is ModelScene ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  Q QUIT"
+                                         : "MOVE THE MOUSE TO MOVE YOUR EYE  WHEEL DEPTH  F FULLSCREEN  H HUD  Q QUIT")
+        if let m = message, MonotonicClock.now() < m.until { lines.append(m.text) }
         let scale = framebuffer.width >= 1600 ? 2 : 1
         for (i, line) in lines.enumerated() {
             let y = 6 + i * (BitmapFont.glyphHeight + 3) * scale

@@ -69,7 +69,7 @@ struct WindowTests {
         let img = try #require(image, "no screenshot could be taken; app log: \(log)")
         try? ImageFile.savePNG(img, to: TestData.projectRoot.appendingPathComponent(".build/window-screenshot.png").path)
         #expect(Self.roomVisible(img), "the screenshot (.build/window-screenshot.png) does not show the five walls")
-        #expect(log.contains("screen 0.600×0.340 m (from --screen-mm)"), "\(log)")
+        #expect(log.contains("screen 0.600×0.340 m (from flag)"), "\(log)")
     }
 
     /// The walls' generated pictures have distinct tints: back blue, left red, right green,

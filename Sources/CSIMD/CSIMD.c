@@ -1,0 +1,1 @@
+// CSIMD has no compiled code: see include/CSIMD.h.

@@ -1,0 +1,14 @@
+// CSIMD — x86 intrinsics Swift cannot call directly (function-like macros such as gathers).
+// Header-only `static inline` functions: Swift's Clang importer compiles them into the caller,
+// where LLVM inlines them. Only used when the target CPU has AVX2 (see Package.swift).
+#ifndef CSIMD_H
+#define CSIMD_H
+#if defined(__x86_64__) && defined(__AVX2__)
+#include <immintrin.h>
+/// Eight 32-bit loads base[idx[i]] (vpgatherdd).
+static inline __m256i csimd_gather_u32(const unsigned int *base, __m256i idx) {
+    return _mm256_i32gather_epi32((const int *)base, idx, 4);
+}
+#define CSIMD_HAS_AVX2 1
+#endif
+#endif

@@ -1,0 +1,68 @@
+import Procedural
+import RenderCore
+import SplatRender
+import TriangleRaster
+
+/// A model file (mesh, splat capture or point cloud) seen through the window: fitted into the
+/// box behind the screen, oriented by a `Placement` the user can change, optionally inside
+/// the parallax-cube room (splats are then depth-tested against the room).
+public final class ModelScene: Scene {
+    /// What is drawn.
+    public enum Content {
+        case mesh(TriangleMesh, RasterSettings)
+        case splats(PreparedSplats)
+    }
+
+    public let name: String
+    public let content: Content
+    /// The automatic fit (robust bounds into the box).
+    public let fit: SceneFit
+    /// The user's orientation on top of the fit.
+    public var placement: Placement
+    /// When true the model is drawn in its own coordinates (camera JSON mode): no fit, no placement.
+    public var ownCoordinates = false
+    /// The room drawn around the model, if any.
+    public let room: TriangleMesh?
+    /// Background colour (0…1) where nothing is drawn.
+    public var background = Vec3(0, 0, 0)
+
+    public init(name: String, content: Content, fit: SceneFit, placement: Placement, room: TriangleMesh? = nil) {
+        self.name = name; self.content = content; self.fit = fit; self.placement = placement; self.room = room
+    }
+
+    public var primitiveCount: Int {
+        switch content {
+        case let .mesh(m, _): return m.triangleCount
+        case let .splats(s): return s.count
+        }
+    }
+
+    /// Model → screen-space matrix currently in effect.
+    public var modelMatrix: Matrix4 { ownCoordinates ? .identity : fit.modelMatrix(placement) }
+
+    public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
+        var stats = FrameStats()
+        let t0 = MonotonicClock.now()
+        target.clear(background: background)
+        stats.clearMs = (MonotonicClock.now() - t0) * 1000
+        if let room {
+            context.raster.settings = RasterSettings()
+            stats.raster += context.raster.draw(room, camera: camera, into: target)
+        }
+        let model = modelMatrix
+        switch content {
+        case let .mesh(mesh, settings):
+            context.raster.settings = settings
+            stats.raster += context.raster.draw(mesh, model: model, camera: camera, into: target)
+        case let .splats(splats):
+            // The renderer works in the model's own frame: fold the placement into the view. For a
+            // similarity V·M, camera-space positions, depths and covariances stay in metres.
+            var cam = camera
+            cam.view = camera.view * model
+            let t = context.splats.render(splats, camera: cam, into: target, depthTest: room != nil)
+            stats.stages = [("preprocess", t.preprocess), ("sort", t.sort), ("bin", t.bin), ("blend", t.blend)]
+        }
+        stats.totalMs = (MonotonicClock.now() - t0) * 1000
+        return stats
+    }
+}
