@@ -90,7 +90,7 @@ public enum BenchmarkRunner {
         var width = config.width, height = config.height
         if case .camera(let c) = config.eye {
             width = c.width; height = c.height
-            if let m = scene as? MeshScene { m.background = c.background }
+            BenchmarkSceneFactory.setBackground(scene, c.background)
         }
         let context = RenderContext(threads: config.threads)
         let fb = Framebuffer(width: width, height: height)

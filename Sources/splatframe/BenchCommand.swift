@@ -62,7 +62,7 @@ struct BenchCommand: ParsableCommand {
         base.screen = screen
         base.pathRate = pathRate
         base.twoSided = twoSided
-        base.trackOptions = try replay.resolved(movementScale: try screenOptions.validatedMovementScale())
+        base.trackOptions = try replay.resolved()
         if let camera {
             let cam = try CameraFile.load(camera)
             if let size {

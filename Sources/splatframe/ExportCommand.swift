@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand {
         let sceneObject = try BenchmarkSceneFactory.make(scene, screen: screen, ownCoordinates: false)
         let exporter = try ReplayExporter(scene: sceneObject, track: track, fps: fps, width: s.width, height: s.height,
                                           threads: threads, screen: screen,
-                                          options: try replay.resolved(movementScale: try screenOptions.validatedMovementScale()),
+                                          options: try replay.resolved(),
                                           frameLimit: maxFrames)
         let sink: ReplayFrameSink = isVideo ? try FFmpegSink(path: out, width: s.width, height: s.height, fps: fps)
                                             : try PNGSequenceSink(directory: out)
