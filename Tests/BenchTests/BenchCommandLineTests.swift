@@ -66,4 +66,30 @@ struct BenchCommandLineTests {
         #expect(files.count == 7 && files.first == "frame_00000.png")
         #expect(r.stderr.contains("7/7 frames"))
     }
+
+    @Test("a video export pipes raw RGBA frames to ffmpeg (a stand-in ffmpeg on PATH records them)")
+    func videoThroughFFmpegPipe() throws {
+        let dir = TestData.temporaryDirectory("export-ffmpeg")
+        let fake = dir.appendingPathComponent("ffmpeg")
+        // Records its arguments and copies stdin to the last argument (the output file).
+        try Data("#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/args.txt\"\nfor last; do :; done\ncat > \"$last\"\n".utf8).write(to: fake)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = dir.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        let out = dir.appendingPathComponent("replay.mp4").path
+        let r = try BinaryLocator.run(try Self.binary(), ["export", "cube", "--track", Self.track, "--out", out,
+                                                          "--fps", "4", "--size", "48x27", "--quiet"], environment: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        #expect(size == 7 * 48 * 27 * 4)
+        let args = try String(contentsOf: dir.appendingPathComponent("args.txt"), encoding: .utf8)
+        #expect(args.contains("-f rawvideo -pix_fmt rgba -s 48x27 -r 4 -i -") && args.contains("libx264"))
+    }
+
+    @Test func videoWithoutFFmpegIsAOneLineError() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = TestData.temporaryDirectory("no-ffmpeg").path
+        let r = try BinaryLocator.run(try Self.binary(), ["export", "cube", "--track", Self.track, "--out", "/tmp/x.mp4"], environment: env)
+        #expect(r.status == 2 && r.stderr.contains("ffmpeg") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
 }
