@@ -16,7 +16,7 @@ struct BenchCommand: ParsableCommand {
         flies a slow figure-eight 0.6 m in front of the screen. Frame time = Scene.render wall clock.
         """)
 
-    @Argument(help: "cube, sphere:N, generate:N (N-splat procedural room), a scene JSON, mesh or splat file.")
+    @Argument(help: "cube, sphere:N, generate:N (N-splat procedural scene), a scene JSON, mesh or splat file.")
     var scene: String = "cube"
     @Option(help: "Head-track log to replay (deterministic, sampled by frame).") var track: String?
     @Option(help: "Camera JSON (the render command's contract): a fixed eye, scene in its own coordinates.") var camera: String?
@@ -27,7 +27,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("repeat"), help: "Run the whole measurement R times and report the spread.") var repeats: Int = 1
     @Option(help: "Write the machine-readable result (JSON) here.") var json: String?
     @Option(help: "A previous --json result: print the ratio against it, pair by pair.") var compare: String?
-    @Option(help: "Sweep one parameter: splats=10k,100k,1M | size=640x360,1280x720 | threads=1,2.") var sweep: String?
+    @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2.") var sweep: String?
     @Option(help: "With --sweep, also write the CSV here.") var csv: String?
     @Option(help: "Save the last measured frame as PNG (with --sweep: of the last point).") var out: String?
     @Flag(name: .customLong("two-sided"), help: "Two-sided lighting for meshes (glref --two-sided).") var twoSided = false
