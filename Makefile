@@ -24,8 +24,10 @@ bench: deps
 	.build/release/splatframe bench cube
 	.build/release/splatframe bench sphere:70000
 
+# libFuzzer harness per SceneIO reader, FUZZ_SECONDS each (ASan; needs clang's runtime from the toolchain).
+FUZZ_SECONDS ?= 600
 fuzz: deps
-	bash Fuzz/run.sh $(SECONDS)
+	bash Fuzz/run.sh $(FUZZ_SECONDS)
 
 # Installs only what is missing, so repeated runs cost nothing.
 deps:

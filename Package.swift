@@ -59,7 +59,7 @@ let package = Package(
                     swiftSettings: simdFlags),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TestSupport"], exclude: ["Goldens"],
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SceneIO", "Procedural", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),
         .testTarget(name: "BenchTests", dependencies: ["Viewer", "HeadTracking", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: simdFlags),

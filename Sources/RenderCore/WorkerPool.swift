@@ -1,111 +1,89 @@
+// WorkerPool — a fixed set of real threads that run one fork-join job at a time.
+//
+// The calling thread is worker 0; `threads − 1` Foundation threads (pthreads) sleep on a
+// condition variable between jobs, so a frame's stages cost a wake-up each, not a thread
+// start. A job is a context object plus a capture-free function value: handing it over
+// allocates nothing (a non-escaping closure would need `withoutActuallyEscaping`, which
+// allocates a verification box per call).
 import Foundation
-import Synchronization
 
-/// A fixed pool of worker threads that runs "parallel for" loops.
-///
-/// `run(count:_:)` hands indices 0..<count to the workers and the calling thread through an
-/// atomic counter (dynamic load balancing) and returns when all are done. Threads are
-/// created once and sleep on a condition variable between loops; nothing is allocated per
-/// loop. Loops must not be nested, and one caller at a time may use a pool.
-public final class WorkerPool: @unchecked Sendable {
-    /// Total threads taking part in a loop, including the caller.
-    public let threadCount: Int
-    private let shared = Shared()
+/// The number of cores the system reports (the default thread count of the renderers).
+public enum CoreCount {
+    public static var available: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}
 
-    /// The number of cores the system reports.
-    public static var coreCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+/// Fork-join over a fixed number of workers, shared by both renderers. Not re-entrant: one
+/// `run` at a time. A job is called once per worker with the worker's index; jobs split their
+/// items among workers themselves (statically or through an atomic counter).
+public final class WorkerPool<Context: AnyObject>: @unchecked Sendable {
+    /// Number of workers, including the calling thread.
+    public let count: Int
+    private let state = State()
 
-    /// Creates a pool with `threads` participants (the caller plus `threads − 1` workers).
-    public init(threads: Int = WorkerPool.coreCount) {
-        threadCount = max(1, threads)
-        for i in 1..<max(1, threadCount) {
-            let s = shared
-            let t = Thread { s.workerLoop() }
-            t.name = "splatframe-worker-\(i)"
+    /// Starts `threads − 1` helper threads (at least one worker in total).
+    public init(threads: Int) {
+        count = max(1, threads)
+        for w in 1..<max(1, count) {
+            let s = state
+            let t = Thread { s.workerLoop(index: w) }
+            t.name = "splat-worker-\(w)"
             t.start()
         }
     }
 
-    deinit { shared.shutDown() }
+    deinit { state.stop() }
 
-    /// Calls `body(i)` for every i in 0..<count, spread over the pool; returns when all calls have finished.
-    public func run(count: Int, _ body: (Int) -> Void) {
-        guard count > 0 else { return }
-        if threadCount == 1 || count == 1 {
-            for i in 0..<count { body(i) }
-            return
-        }
-        withoutActuallyEscaping(body) { escaping in
-            shared.run(count: count, workers: threadCount - 1, escaping)
-        }
+    /// Runs `job(context, worker)` once on every worker (0 on the calling thread) and returns
+    /// when all have finished. `context` is not retained; it must outlive the call.
+    public func run(_ context: Context, _ job: @escaping (Context, Int) -> Void) {
+        if count == 1 { job(context, 0); return }
+        state.start(Unmanaged.passUnretained(context), job, helpers: count - 1)
+        job(context, 0)
+        state.waitForHelpers()
     }
 
-    /// State shared with the worker threads (kept alive by them until shutdown).
-    private final class Shared: @unchecked Sendable {
-        let lock = NSCondition()
+    /// Shared between the pool and its threads (the threads must not keep the pool alive).
+    private final class State: @unchecked Sendable {
+        let cond = NSCondition()
+        var context: Unmanaged<Context>?
+        var job: ((Context, Int) -> Void)?
         var generation = 0
-        var busyWorkers = 0
-        var shuttingDown = false
-        var body: ((Int) -> Void)?
-        var itemCount = 0
-        let next = Atomic<Int>(0)
+        var pending = 0
+        var stopping = false
 
-        func run(count: Int, workers: Int, _ body: @escaping (Int) -> Void) {
-            lock.lock()
-            self.body = body
-            itemCount = count
-            next.store(0, ordering: .relaxed)
-            busyWorkers = workers
-            generation &+= 1
-            lock.broadcast()
-            lock.unlock()
-
-            drain(body, count: count)
-
-            lock.lock()
-            while busyWorkers > 0 { lock.wait() }
-            self.body = nil
-            lock.unlock()
+        func start(_ c: Unmanaged<Context>, _ j: @escaping (Context, Int) -> Void, helpers: Int) {
+            cond.lock()
+            context = c; job = j; pending = helpers; generation &+= 1
+            cond.broadcast()
+            cond.unlock()
         }
 
-        func drain(_ body: (Int) -> Void, count: Int) {
-            while true {
-                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                if i >= count { break }
-                body(i)
-            }
+        func waitForHelpers() {
+            cond.lock()
+            while pending > 0 { cond.wait() }
+            context = nil
+            cond.unlock()
         }
 
-        func workerLoop() {
+        func stop() {
+            cond.lock(); stopping = true; cond.broadcast(); cond.unlock()
+        }
+
+        func workerLoop(index: Int) {
             var seen = 0
             while true {
-                lock.lock()
-                while generation == seen && !shuttingDown { lock.wait() }
-                if shuttingDown { lock.unlock(); return }
+                cond.lock()
+                while generation == seen && !stopping { cond.wait() }
+                if stopping { cond.unlock(); return }
                 seen = generation
-                let count = itemCount
-                lock.unlock()
-
-                runBody(count: count)
-
-                lock.lock()
-                busyWorkers -= 1
-                if busyWorkers == 0 { lock.broadcast() }
-                lock.unlock()
+                let c = context, j = job
+                cond.unlock()
+                if let c, let j { j(c.takeUnretainedValue(), index) }
+                cond.lock()
+                pending -= 1
+                if pending == 0 { cond.broadcast() }
+                cond.unlock()
             }
-        }
-
-        /// Runs the current loop body; kept out of line so this thread's reference to the
-        /// closure is released before it reports completion (the caller's closure must not escape).
-        @inline(never) func runBody(count: Int) {
-            if let body { drain(body, count: count) }
-        }
-
-        func shutDown() {
-            lock.lock()
-            shuttingDown = true
-            lock.broadcast()
-            lock.unlock()
         }
     }
 }

@@ -19,9 +19,9 @@ struct ClipVertex {
 /// in x and y (all as homogeneous half-spaces `dot(plane, clip) ≥ 0`).
 enum HomogeneousClipper {
     /// The six planes: near (z ≥ −w), far (z ≤ w), and the guard band |x|, |y| ≤ g·w.
-    static func planes(guardX: Float, guardY: Float) -> [Vec4] {
-        [Vec4(0, 0, 1, 1), Vec4(0, 0, -1, 1), Vec4(1, 0, 0, guardX), Vec4(-1, 0, 0, guardX),
-         Vec4(0, 1, 0, guardY), Vec4(0, -1, 0, guardY)]
+    static func planes(guardX: Float, guardY: Float) -> (Vec4, Vec4, Vec4, Vec4, Vec4, Vec4) {
+        (Vec4(0, 0, 1, 1), Vec4(0, 0, -1, 1), Vec4(1, 0, 0, guardX), Vec4(-1, 0, 0, guardX),
+         Vec4(0, 1, 0, guardY), Vec4(0, -1, 0, guardY))
     }
 
     /// Bit i set when the point is outside plane i.
@@ -36,23 +36,25 @@ enum HomogeneousClipper {
         return code
     }
 
-    /// Clips the polygon in place against the planes named in `mask`; the result is a convex
-    /// polygon of 0 or ≥ 3 vertices (at most 9), written to `poly`.
-    static func clip(_ poly: inout [ClipVertex], scratch: inout [ClipVertex], mask: UInt8, planes: [Vec4]) {
-        for (i, plane) in planes.enumerated() where mask & (1 << i) != 0 {
-            scratch.removeAll(keepingCapacity: true)
-            let n = poly.count
-            guard n > 0 else { return }
+    /// Clips the convex polygon `poly[0..<count]` against the planes named in `mask`, using
+    /// `scratch` as the second buffer; returns the result's buffer and vertex count (0, or 3…9).
+    /// Both buffers hold at least 16 vertices.
+    static func clip(_ poly: UnsafeMutablePointer<ClipVertex>, count: Int, scratch: UnsafeMutablePointer<ClipVertex>,
+                     mask: UInt8, planes: UnsafePointer<Vec4>) -> (UnsafeMutablePointer<ClipVertex>, Int) {
+        var src = poly, dst = scratch, n = count
+        for i in 0..<6 where mask & (1 << i) != 0 {
+            let plane = planes[i]
+            var m = 0
             for j in 0..<n {
-                let a = poly[j], b = poly[(j + 1) % n]
+                let a = src[j], b = src[j + 1 == n ? 0 : j + 1]
                 let da = (plane * a.clip).sum(), db = (plane * b.clip).sum()
-                if da >= 0 { scratch.append(a) }
-                if (da >= 0) != (db >= 0) {
-                    scratch.append(ClipVertex.lerp(a, b, da / (da - db)))
-                }
+                if da >= 0 { dst[m] = a; m += 1 }
+                if (da >= 0) != (db >= 0) { dst[m] = ClipVertex.lerp(a, b, da / (da - db)); m += 1 }
             }
-            swap(&poly, &scratch)
-            if poly.count < 3 { poly.removeAll(keepingCapacity: true); return }
+            swap(&src, &dst)
+            n = m
+            if n < 3 { return (src, 0) }
         }
+        return (src, n)
     }
 }

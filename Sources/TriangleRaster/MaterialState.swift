@@ -10,8 +10,9 @@ struct MaterialState {
     var levelCount: Int32
     var width: Float
     var height: Float
-    /// Unlit, textured and drawn without vertex colours: the picture fast path applies.
-    var fastTextured: Bool
+    /// Textured, white, drawn without vertex colours: the picture fast path applies when the
+    /// material is unlit or the triangle is flat (one lighting factor for all its pixels).
+    var pictureTextured: Bool
 
     init(_ m: TriangleMesh.Material, hasVertexColors: Bool) {
         baseColor = m.baseColor
@@ -22,7 +23,7 @@ struct MaterialState {
         } else {
             texels = nil; levels = nil; levelCount = 0; width = 1; height = 1
         }
-        fastTextured = texels != nil && !lit && !hasVertexColors && m.baseColor == SIMD4<Float>(1, 1, 1, 1)
+        pictureTextured = texels != nil && !hasVertexColors && m.baseColor == SIMD4<Float>(1, 1, 1, 1)
     }
 }
 
@@ -75,6 +76,13 @@ enum TextureSampler {
         let top = lerpPacked(r0[Int(x0)], r0[Int(x1)], tx)
         let bottom = lerpPacked(r1[Int(x0)], r1[Int(x1)], tx)
         return lerpPacked(top, bottom, ty)
+    }
+
+    /// Every colour channel of a packed RGBA8 value times `k`/256 (k in 0…256); alpha is set to 255.
+    @inline(__always) static func scalePacked(_ p: UInt32, _ k: UInt32) -> UInt32 {
+        let rb = ((p & 0x00FF_00FF) &* k) >> 8 & 0x00FF_00FF
+        let g = ((p & 0x0000_FF00) &* k) >> 8 & 0x0000_FF00
+        return rb | g | 0xFF00_0000
     }
 
     /// Per-channel (1 − t/256)·p + (t/256)·q of two packed RGBA8 values, t in 0…255.

@@ -6,13 +6,13 @@ import _Builtin_intrinsics.intel
 #endif
 
 extension TileRasterizer {
-    /// Unlit, untinted textured span, 8 pixels per step: 1/w, u/w, v/w stepped as vectors, one
+    /// Picture span (texel × shade/256, no vertex colours), 8 pixels per step: 1/w, u/w, v/w stepped as vectors, one
     /// mip level per group of 8 (from the analytic derivatives at its first pixel), fixed-point
     /// bilinear filtering on packed texels (same arithmetic as `TextureSampler.samplePacked`),
     /// depth test and masked stores. The last partial group goes through the scalar path.
     @inline(__always)
     static func texturedSpan8(_ s: UnsafePointer<TriangleSetup>, y: Int, from lo: Int, to hi: Int, target: RasterTarget,
-                              m: UnsafePointer<MaterialState>) {
+                              m: UnsafePointer<MaterialState>, shade: UInt32) {
         #if arch(x86_64)
         let minX = Int(s.pointee.minX)
         let dy = Float(y - Int(s.pointee.minY))
@@ -63,7 +63,12 @@ extension TileRasterizer {
                 let t00 = gather(base, r0 &+ x0), t10 = gather(base, r0 &+ x1)
                 let t01 = gather(base, r1 &+ x0), t11 = gather(base, r1 &+ x1)
                 let top = lerpPacked8(t00, t10, tx), bottom = lerpPacked8(t01, t11, tx)
-                let texel = lerpPacked8(top, bottom, ty) | 0xFF00_0000
+                var texel = lerpPacked8(top, bottom, ty)
+                if shade != 256 {
+                    let k = SIMD8<UInt32>(repeating: shade)
+                    texel = (((texel & 0x00FF_00FF) &* k) &>> 8 & 0x00FF_00FF) | (((texel & 0x0000_FF00) &* k) &>> 8 & 0x0000_FF00)
+                }
+                texel |= 0xFF00_0000
                 let colorPtr = UnsafeMutableRawPointer(color + (row &+ x))
                 let oldColor = colorPtr.loadUnaligned(as: SIMD8<UInt32>.self)
                 let blended = _mm256_blendv_ps(unsafeBitCast(oldColor, to: SIMD8<Float>.self), unsafeBitCast(texel, to: SIMD8<Float>.self), pass)
@@ -72,9 +77,9 @@ extension TileRasterizer {
             }
             x &+= 8
         }
-        if x <= hi { texturedSpan(s, y: y, from: x, to: hi, target: target, m: m) }
+        if x <= hi { texturedSpan(s, y: y, from: x, to: hi, target: target, m: m, shade: shade) }
         #else
-        texturedSpan(s, y: y, from: lo, to: hi, target: target, m: m)
+        texturedSpan(s, y: y, from: lo, to: hi, target: target, m: m, shade: shade)
         #endif
     }
 

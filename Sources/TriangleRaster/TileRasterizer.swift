@@ -27,6 +27,16 @@ enum TileRasterizer {
         let stepX = s.pointee.stepX, stepY = s.pointee.stepY
         var rowEdge = s.pointee.edge &+ stepY &* Int64(ys - minY) &+ stepX &* Int64(xs - minX)
         let m = materials + Int(s.pointee.material)
+        // Pictures (and flat lit textured faces: one lighting factor) take the 8-wide path.
+        var shade: UInt32 = 0
+        var picture = false
+        if m.pointee.pictureTextured {
+            if !m.pointee.lit {
+                picture = true; shade = 256
+            } else if s.pointee.flatLight >= 0 {
+                picture = true; shade = UInt32(min(256, max(0, (s.pointee.flatLight * 256).rounded())))
+            }
+        }
         let width = Int64(xe - xs)
         for y in ys...ye {
             var lo = xs, hi = xe
@@ -42,8 +52,8 @@ enum TileRasterizer {
                 }
             }
             if lo <= hi {
-                if m.pointee.fastTextured {
-                    texturedSpan8(s, y: y, from: lo, to: hi, target: target, m: m)
+                if picture {
+                    texturedSpan8(s, y: y, from: lo, to: hi, target: target, m: m, shade: shade)
                 } else {
                     span(s, y: y, from: lo, to: hi, target: target, m: m, light: light)
                 }
@@ -52,11 +62,11 @@ enum TileRasterizer {
         }
     }
 
-    /// The fast path for unlit textured surfaces with white vertex colours (pictures on walls):
-    /// only 1/w and u/w, v/w are stepped; the mip level is chosen once per 8 pixels.
+    /// The picture path, one pixel at a time (span ends; non-x86): only 1/w, u/w and v/w are
+    /// stepped, the mip level is chosen once per 8 pixels, colour = texel × shade/256.
     @inline(__always)
     static func texturedSpan(_ s: UnsafePointer<TriangleSetup>, y: Int, from lo: Int, to hi: Int, target: RasterTarget,
-                             m: UnsafePointer<MaterialState>) {
+                             m: UnsafePointer<MaterialState>, shade: UInt32) {
         let dx = Float(lo - Int(s.pointee.minX)), dy = Float(y - Int(s.pointee.minY))
         let w = s.pointee.invW
         let a = s.pointee.attrA, b = s.pointee.attrB, c = s.pointee.attrC
@@ -68,8 +78,6 @@ enum TileRasterizer {
         let color = target.color, depth = target.depth
         let texels = m.pointee.texels!, levels = m.pointee.levels!
         let tw = m.pointee.width, th = m.pointee.height, levelCount = m.pointee.levelCount
-        let tint = m.pointee.baseColor
-        let white = tint == SIMD4<Float>(1, 1, 1, 1)
         var x = lo
         while x <= hi {
             // Mip level from the analytic derivatives at the first pixel of each group of 8.
@@ -88,11 +96,7 @@ enum TileRasterizer {
                     depth[idx] = d
                     let texel = TextureSampler.samplePacked(texels, offset: level.offset, width: lw, height: lh,
                                                             fw: fw, fh: fh, u: uw * d, v: vw * d)
-                    if white {
-                        color[idx] = texel | 0xFF00_0000
-                    } else {
-                        color[idx] = pack(TextureSampler.unpack(texel) * (1 / 255) * tint)
-                    }
+                    color[idx] = shade == 256 ? texel | 0xFF00_0000 : TextureSampler.scalePacked(texel, shade)
                 }
                 invW += w.x; uw += ua; vw += va
                 x &+= 1
@@ -127,8 +131,10 @@ enum TileRasterizer {
                     let dudx = (attrA[0] - u * w.x) * d * tw, dvdx = (attrA[1] - t * w.x) * d * th
                     let dudy = (attrB[0] - u * w.y) * d * tw, dvdy = (attrB[1] - t * w.y) * d * th
                     let rho2 = max(dudx * dudx + dvdx * dvdx, dudy * dudy + dvdy * dvdy)
-                    let level = TextureSampler.level(rho2: rho2, levelCount: m.pointee.levelCount)
-                    c *= TextureSampler.sample(texels, m.pointee.levels![level], u: u, v: t)
+                    let l = m.pointee.levels![TextureSampler.level(rho2: rho2, levelCount: m.pointee.levelCount)]
+                    let texel = TextureSampler.samplePacked(texels, offset: l.offset, width: Int32(l.width), height: Int32(l.height),
+                                                            fw: Float(l.width), fh: Float(l.height), u: u, v: t)
+                    c *= TextureSampler.unpack(texel) * (1 / 255)
                 }
                 if lit {
                     let n = SIMD3(v[2], v[3], v[4]) * sign

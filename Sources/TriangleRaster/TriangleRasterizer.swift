@@ -1,4 +1,5 @@
 import RenderCore
+import Synchronization
 
 /// Time spent in each stage of the last draw, in milliseconds, and triangle counts.
 public struct RasterStats: Sendable, Equatable {
@@ -27,41 +28,50 @@ public struct RasterStats: Sendable, Equatable {
 /// `draw` runs three parallel stages on a fixed `WorkerPool`: vertex transform, setup and
 /// binning (per run of 2048 triangles: homogeneous clipping, culling, fixed-point edge
 /// functions, attribute planes, counting-sort into 64×64 tiles), and per-tile rasterization
-/// (triangles in submission order, so output does not depend on the thread count). Buffers
-/// grow to the largest draw seen and are then reused: no allocation per frame in steady state.
+/// (triangles in submission order, so output does not depend on the thread count). Workers
+/// claim items through an atomic counter. Buffers grow to the largest draw seen and are then
+/// reused, and stages are handed to the pool without closures: no allocation per frame in
+/// steady state.
 public final class TriangleRasterizer: @unchecked Sendable {
-    /// The threads the stages run on.
-    public let pool: WorkerPool
+    /// Number of threads the stages run on (including the caller).
+    public let threads: Int
     /// Culling and lighting options.
     public var settings: RasterSettings
 
+    private let pool: WorkerPool<TriangleRasterizer>
+    fileprivate var stage: RasterStage = .idle
+    fileprivate let nextItem = Atomic<Int>(0)
+
     private var vertices: UnsafeMutablePointer<ClipVertex>
     private var vertexCapacity = 0
-    private var chunks: UnsafeMutablePointer<SetupChunk>
+    fileprivate var chunks: UnsafeMutablePointer<SetupChunk>
     private var chunkCount = 0
-    private var scratch: [([ClipVertex], [ClipVertex])] = []
-    private var workItems: [(first: Int, count: Int, material: Int32)] = []
+    private var workItems: UnsafeMutablePointer<WorkItem>
+    private var workItemCapacity = 64
     private var materialStates: UnsafeMutablePointer<MaterialState>
     private var materialCapacity = 0
+    /// Two 16-vertex clipping buffers per worker.
+    fileprivate let clipBuffers: UnsafeMutablePointer<ClipVertex>
 
-    /// Creates a rasterizer on its own pool of `threads` threads.
-    public convenience init(threads: Int = WorkerPool.coreCount, settings: RasterSettings = RasterSettings()) {
-        self.init(pool: WorkerPool(threads: threads), settings: settings)
-    }
-
-    /// Creates a rasterizer sharing an existing pool.
-    public init(pool: WorkerPool, settings: RasterSettings = RasterSettings()) {
-        self.pool = pool; self.settings = settings
+    /// Creates a rasterizer with its own pool of `threads` threads (default: one per core).
+    public init(threads: Int = CoreCount.available, settings: RasterSettings = RasterSettings()) {
+        self.threads = max(1, threads)
+        self.settings = settings
+        pool = WorkerPool(threads: self.threads)
         vertices = .allocate(capacity: 1)
         chunks = .allocate(capacity: 1)
+        workItems = .allocate(capacity: workItemCapacity)
         materialStates = .allocate(capacity: 1)
+        clipBuffers = .allocate(capacity: 32 * self.threads)
     }
 
     deinit {
         vertices.deallocate()
         for i in 0..<chunkCount { chunks[i].free() }
         chunks.deallocate()
+        workItems.deallocate()
         materialStates.deallocate()
+        clipBuffers.deallocate()
     }
 
     /// Draws `mesh` transformed by `model` (model → world) as seen by `camera` into `target`,
@@ -77,77 +87,52 @@ public final class TriangleRasterizer: @unchecked Sendable {
         let t1 = MonotonicClock.now()
 
         // Work items: runs of triangles within a material group.
-        workItems.removeAll(keepingCapacity: true)
+        var itemCount = 0
         for g in mesh.effectiveGroups {
             let first = max(0, g.firstTriangle), end = min(mesh.triangleCount, g.firstTriangle + g.triangleCount)
             var s = first
             while s < end {
                 let n = min(RasterSettings.setupChunk, end - s)
-                workItems.append((s, n, Int32(g.material)))
+                if itemCount == workItemCapacity { growWorkItems() }
+                workItems[itemCount] = WorkItem(first: s, count: n, material: Int32(g.material))
+                itemCount += 1
                 s += n
             }
         }
-        ensureChunks(workItems.count)
-        let materials = mesh.materials.isEmpty ? [TriangleMesh.Material()] : mesh.materials
-        ensureMaterials(materials, hasVertexColors: mesh.colors.count == mesh.vertexCount)
+        ensureChunks(itemCount)
+        let materialCount = ensureMaterials(mesh)
 
         let width = target.width, height = target.height
         let tilesX = (width + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
         let tilesY = (height + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
         let builder = TriangleSetupBuilder(width: width, height: height, settings: settings)
-        let vertexCount = mesh.vertexCount
-        let verts = vertices, chunks = self.chunks
-        let materialCount = Int32(materials.count)
         mesh.indices.withUnsafeBufferPointer { idx in
-            workItems.withUnsafeBufferPointer { items in
-                scratch.withUnsafeMutableBufferPointer { scratch in
-                    pool.run(count: items.count) { i in
-                        let item = items[i]
-                        let chunk = chunks + i
-                        chunk.pointee.count = 0
-                        let material = min(max(item.material, 0), materialCount - 1)
-                        // Per-thread clip buffers: indexed by work item modulo the pool's scratch count is
-                        // not thread-safe, so each work item owns one slot.
-                        for t in item.first..<(item.first + item.count) {
-                            let a = Int(idx[3 * t]), b = Int(idx[3 * t + 1]), c = Int(idx[3 * t + 2])
-                            guard a < vertexCount, b < vertexCount, c < vertexCount else { continue }
-                            builder.build(verts[a], verts[b], verts[c], material: material, into: &chunk.pointee,
-                                          poly: &scratch[i].0, scratch: &scratch[i].1)
-                        }
-                        chunk.pointee.bin(tilesX: tilesX, tilesY: tilesY)
-                    }
-                }
-            }
+            run(.setup(SetupWork(indices: idx.baseAddress!, vertexCount: mesh.vertexCount, vertices: vertices,
+                                 items: workItems, itemCount: itemCount, chunks: chunks, builder: builder,
+                                 tilesX: tilesX, tilesY: tilesY, materialCount: Int32(materialCount))))
         }
         let t2 = MonotonicClock.now()
 
-        let rt = RasterTarget(color: target.color, depth: target.depth, width: width)
         let l = settings.lighting
-        let light = LightState(direction: l.direction, ambient: l.ambient, diffuse: l.diffuse)
-        let nChunks = workItems.count
-        let mats = UnsafePointer(materialStates)
-        pool.run(count: tilesX * tilesY) { t in
-            let tx = t % tilesX, ty = t / tilesX
-            let x0 = tx << RasterSettings.tileShift, y0 = ty << RasterSettings.tileShift
-            let x1 = min(x0 + RasterSettings.tileSize, width) - 1, y1 = min(y0 + RasterSettings.tileSize, height) - 1
-            for c in 0..<nChunks {
-                let chunk = chunks + c
-                let start = Int(chunk.pointee.tileStart[t]), end = Int(chunk.pointee.tileStart[t + 1])
-                if start == end { continue }
-                let setups = chunk.pointee.setups, entries = chunk.pointee.entries
-                for e in start..<end {
-                    TileRasterizer.draw(setups + Int(entries[e]), tileX0: x0, tileY0: y0, tileX1: x1, tileY1: y1,
-                                        target: rt, materials: mats, light: light)
-                }
-            }
-        }
+        run(.tiles(TileWork(chunks: chunks, chunkCount: itemCount, tilesX: tilesX, tilesY: tilesY, width: width, height: height,
+                            target: RasterTarget(color: target.color, depth: target.depth, width: width),
+                            materials: materialStates,
+                            light: LightState(direction: l.direction, ambient: l.ambient, diffuse: l.diffuse))))
         let t3 = MonotonicClock.now()
-        for c in 0..<nChunks { stats.trianglesSetUp += chunks[c].count }
+        for c in 0..<itemCount { stats.trianglesSetUp += chunks[c].count }
         stats.vertexMs = (t1 - t0) * 1000
         stats.setupMs = (t2 - t1) * 1000
         stats.rasterMs = (t3 - t2) * 1000
         withExtendedLifetime(mesh) {}
         return stats
+    }
+
+    /// Runs one stage on every worker and waits.
+    private func run(_ work: RasterStage) {
+        stage = work
+        nextItem.store(0, ordering: .relaxed)
+        pool.run(self, runRasterStage)
+        stage = .idle
     }
 
     private func transformVertices(_ mesh: TriangleMesh, model: Matrix4, camera: Camera) {
@@ -160,51 +145,163 @@ public final class TriangleRasterizer: @unchecked Sendable {
         let mvp = camera.viewProjection * model
         // Normals transform by the inverse transpose of the model matrix's linear part.
         let nm = (model.inverse ?? .identity).transposed
-        let verts = vertices
         mesh.positions.withUnsafeBufferPointer { pos in
             mesh.normals.withUnsafeBufferPointer { nrm in
                 mesh.uvs.withUnsafeBufferPointer { uv in
                     mesh.colors.withUnsafeBufferPointer { col in
-                        let hasN = nrm.count == n, hasUV = uv.count == n, hasC = col.count == n
-                        let chunk = RasterSettings.vertexChunk
-                        pool.run(count: (n + chunk - 1) / chunk) { c in
-                            for i in (c * chunk)..<min(n, (c + 1) * chunk) {
-                                let p = pos[i]
-                                verts[i] = ClipVertex(
-                                    clip: mvp.transform(point: p),
-                                    normal: hasN ? nm.transform(direction: nrm[i]) : Vec3(0, 0, 1),
-                                    uv: hasUV ? uv[i] : .zero,
-                                    color: hasC ? col[i] : Vec4(1, 1, 1, 1))
-                            }
-                        }
+                        run(.vertices(VertexWork(
+                            positions: pos.baseAddress!, normals: nrm.count == n ? nrm.baseAddress : nil,
+                            uvs: uv.count == n ? uv.baseAddress : nil, colors: col.count == n ? col.baseAddress : nil,
+                            count: n, mvp: mvp, normalMatrix: nm, out: vertices)))
                     }
                 }
             }
         }
     }
 
+    private func growWorkItems() {
+        let p = UnsafeMutablePointer<WorkItem>.allocate(capacity: workItemCapacity * 2)
+        p.moveInitialize(from: workItems, count: workItemCapacity)
+        workItems.deallocate()
+        workItems = p
+        workItemCapacity *= 2
+    }
+
     private func ensureChunks(_ n: Int) {
-        if n > chunkCount {
-            let p = UnsafeMutablePointer<SetupChunk>.allocate(capacity: n)
-            p.moveInitialize(from: chunks, count: chunkCount)
-            for i in chunkCount..<n { (p + i).initialize(to: SetupChunk()) }
-            chunks.deallocate()
-            chunks = p
-            chunkCount = n
+        guard n > chunkCount else { return }
+        let p = UnsafeMutablePointer<SetupChunk>.allocate(capacity: n)
+        p.moveInitialize(from: chunks, count: chunkCount)
+        for i in chunkCount..<n { (p + i).initialize(to: SetupChunk()) }
+        chunks.deallocate()
+        chunks = p
+        chunkCount = n
+    }
+
+    /// Flattens the mesh's materials (at least one) and returns their count.
+    private func ensureMaterials(_ mesh: TriangleMesh) -> Int {
+        let count = max(1, mesh.materials.count)
+        if materialCapacity < count {
+            materialStates.deallocate()
+            materialCapacity = count
+            materialStates = .allocate(capacity: materialCapacity)
         }
-        while scratch.count < n {
-            var a: [ClipVertex] = [], b: [ClipVertex] = []
-            a.reserveCapacity(16); b.reserveCapacity(16)
-            scratch.append((a, b))
+        let hasColors = mesh.colors.count == mesh.vertexCount
+        if mesh.materials.isEmpty {
+            materialStates[0] = MaterialState(TriangleMesh.Material(), hasVertexColors: hasColors)
+        } else {
+            for i in 0..<count { materialStates[i] = MaterialState(mesh.materials[i], hasVertexColors: hasColors) }
+        }
+        return count
+    }
+}
+
+/// A run of triangles of one material group, set up by one worker into one `SetupChunk`.
+struct WorkItem {
+    var first: Int
+    var count: Int
+    var material: Int32
+}
+
+/// The stage the workers are running, with its inputs (raw pointers valid during the stage).
+enum RasterStage {
+    case idle
+    case vertices(VertexWork)
+    case setup(SetupWork)
+    case tiles(TileWork)
+}
+
+struct VertexWork {
+    let positions: UnsafePointer<Vec3>
+    let normals: UnsafePointer<Vec3>?
+    let uvs: UnsafePointer<Vec2>?
+    let colors: UnsafePointer<Vec4>?
+    let count: Int
+    let mvp: Matrix4
+    let normalMatrix: Matrix4
+    let out: UnsafeMutablePointer<ClipVertex>
+
+    func run(item c: Int) {
+        let chunk = RasterSettings.vertexChunk
+        for i in (c * chunk)..<min(count, (c + 1) * chunk) {
+            out[i] = ClipVertex(clip: mvp.transform(point: positions[i]),
+                                normal: normals.map { normalMatrix.transform(direction: $0[i]) } ?? Vec3(0, 0, 1),
+                                uv: uvs?[i] ?? .zero, color: colors?[i] ?? Vec4(1, 1, 1, 1))
         }
     }
 
-    private func ensureMaterials(_ materials: [TriangleMesh.Material], hasVertexColors: Bool) {
-        if materialCapacity < materials.count {
-            materialStates.deallocate()
-            materialCapacity = materials.count
-            materialStates = .allocate(capacity: materialCapacity)
+    var itemCount: Int { (count + RasterSettings.vertexChunk - 1) / RasterSettings.vertexChunk }
+}
+
+struct SetupWork {
+    let indices: UnsafePointer<UInt32>
+    let vertexCount: Int
+    let vertices: UnsafeMutablePointer<ClipVertex>
+    let items: UnsafeMutablePointer<WorkItem>
+    let itemCount: Int
+    let chunks: UnsafeMutablePointer<SetupChunk>
+    let builder: TriangleSetupBuilder
+    let tilesX: Int
+    let tilesY: Int
+    let materialCount: Int32
+
+    func run(item i: Int, clip: UnsafeMutablePointer<ClipVertex>) {
+        let item = items[i]
+        let chunk = chunks + i
+        chunk.pointee.count = 0
+        let material = min(max(item.material, 0), materialCount - 1)
+        for t in item.first..<(item.first + item.count) {
+            let a = Int(indices[3 * t]), b = Int(indices[3 * t + 1]), c = Int(indices[3 * t + 2])
+            guard a < vertexCount, b < vertexCount, c < vertexCount else { continue }
+            builder.build(vertices[a], vertices[b], vertices[c], material: material, into: &chunk.pointee,
+                          poly: clip, scratch: clip + 16)
         }
-        for (i, m) in materials.enumerated() { materialStates[i] = MaterialState(m, hasVertexColors: hasVertexColors) }
+        chunk.pointee.bin(tilesX: tilesX, tilesY: tilesY)
+    }
+}
+
+struct TileWork {
+    let chunks: UnsafeMutablePointer<SetupChunk>
+    let chunkCount: Int
+    let tilesX: Int
+    let tilesY: Int
+    let width: Int
+    let height: Int
+    let target: RasterTarget
+    let materials: UnsafeMutablePointer<MaterialState>
+    let light: LightState
+
+    func run(tile t: Int) {
+        let tx = t % tilesX, ty = t / tilesX
+        let x0 = tx << RasterSettings.tileShift, y0 = ty << RasterSettings.tileShift
+        let x1 = min(x0 + RasterSettings.tileSize, width) - 1, y1 = min(y0 + RasterSettings.tileSize, height) - 1
+        let mats = UnsafePointer(materials)
+        for c in 0..<chunkCount {
+            let chunk = chunks + c
+            let start = Int(chunk.pointee.tileStart[t]), end = Int(chunk.pointee.tileStart[t + 1])
+            if start == end { continue }
+            let setups = chunk.pointee.setups, entries = chunk.pointee.entries
+            for e in start..<end {
+                TileRasterizer.draw(setups + Int(entries[e]), tileX0: x0, tileY0: y0, tileX1: x1, tileY1: y1,
+                                    target: target, materials: mats, light: light)
+            }
+        }
+    }
+}
+
+/// The workers' entry point: a plain function, so handing it to the pool captures nothing.
+/// Each worker claims items (vertex runs, triangle runs, tiles) from the shared counter.
+func runRasterStage(_ r: TriangleRasterizer, _ worker: Int) {
+    @inline(__always) func claim() -> Int { r.nextItem.wrappingAdd(1, ordering: .relaxed).oldValue }
+    switch r.stage {
+    case .idle:
+        break
+    case let .vertices(w):
+        while case let i = claim(), i < w.itemCount { w.run(item: i) }
+    case let .setup(w):
+        let clip = r.clipBuffers + 32 * worker
+        while case let i = claim(), i < w.itemCount { w.run(item: i, clip: clip) }
+    case let .tiles(w):
+        let n = w.tilesX * w.tilesY
+        while case let i = claim(), i < n { w.run(tile: i) }
     }
 }

@@ -21,6 +21,9 @@ struct TriangleSetup {
     var material: Int32
     /// Lighting sign: −1 flips the normal (two-sided lighting of a back face).
     var normalSign: Float
+    /// For a flat triangle (equal vertex normals) the Lambert + ambient factor, computed once;
+    /// −1 when the normal varies across the triangle.
+    var flatLight: Float
 }
 
 /// Builds `TriangleSetup`s from clip-space triangles: clipping, projection to the viewport,
@@ -32,20 +35,23 @@ struct TriangleSetupBuilder {
     let twoSided: Bool
     let guardX: Float
     let guardY: Float
-    let planes: [Vec4]
+    let lighting: Lighting
+    let planes: (Vec4, Vec4, Vec4, Vec4, Vec4, Vec4)
 
     init(width: Int, height: Int, settings: RasterSettings) {
         self.width = width; self.height = height
         cullBackFaces = settings.cullBackFaces; twoSided = settings.twoSidedLighting
+        lighting = settings.lighting
         guardX = 1 + 2 * RasterSettings.guardBandPixels / Float(width)
         guardY = 1 + 2 * RasterSettings.guardBandPixels / Float(height)
         planes = HomogeneousClipper.planes(guardX: guardX, guardY: guardY)
     }
 
     /// Sets up one triangle, clipping it when needed, and appends the results to `out`.
+    /// `poly` and `scratch` are per-worker buffers of at least 16 vertices.
     @inline(__always)
-    func build(_ a: ClipVertex, _ b: ClipVertex, _ c: ClipVertex, material: Int32,
-               into out: inout SetupChunk, poly: inout [ClipVertex], scratch: inout [ClipVertex]) {
+    func build(_ a: ClipVertex, _ b: ClipVertex, _ c: ClipVertex, material: Int32, into out: inout SetupChunk,
+               poly: UnsafeMutablePointer<ClipVertex>, scratch: UnsafeMutablePointer<ClipVertex>) {
         let ca = HomogeneousClipper.outcode(a.clip, guardX: guardX, guardY: guardY)
         let cb = HomogeneousClipper.outcode(b.clip, guardX: guardX, guardY: guardY)
         let cc = HomogeneousClipper.outcode(c.clip, guardX: guardX, guardY: guardY)
@@ -55,13 +61,17 @@ struct TriangleSetupBuilder {
             return
         }
         // Reject NaN/degenerate input before clipping.
-        guard (a.clip.w.isFinite && b.clip.w.isFinite && c.clip.w.isFinite) else { return }
-        poly.removeAll(keepingCapacity: true)
-        poly.append(a); poly.append(b); poly.append(c)
-        HomogeneousClipper.clip(&poly, scratch: &scratch, mask: ca | cb | cc, planes: planes)
-        guard poly.count >= 3 else { return }
-        for i in 1..<(poly.count - 1) {
-            emit(poly[0], poly[i], poly[i + 1], material: material, into: &out)
+        guard a.clip.w.isFinite && b.clip.w.isFinite && c.clip.w.isFinite else { return }
+        poly[0] = a; poly[1] = b; poly[2] = c
+        var p = planes
+        let (result, n) = withUnsafePointer(to: &p) {
+            $0.withMemoryRebound(to: Vec4.self, capacity: 6) {
+                HomogeneousClipper.clip(poly, count: 3, scratch: scratch, mask: ca | cb | cc, planes: $0)
+            }
+        }
+        guard n >= 3 else { return }
+        for i in 1..<(n - 1) {
+            emit(result[0], result[i], result[i + 1], material: material, into: &out)
         }
     }
 
@@ -94,7 +104,12 @@ struct TriangleSetupBuilder {
         var s = TriangleSetup(minX: Int32(minX), minY: Int32(minY), maxX: Int32(maxX), maxY: Int32(maxY),
                               edge: .zero, stepX: .zero, stepY: .zero, invW: .zero,
                               attrA: .zero, attrB: .zero, attrC: .zero, material: material,
-                              normalSign: (!front && twoSided) ? -1 : 1)
+                              normalSign: (!front && twoSided) ? -1 : 1, flatLight: -1)
+        if v0.normal == v1.normal && v0.normal == v2.normal {
+            let n = v0.normal * s.normalSign
+            let len = n.length
+            s.flatLight = lighting.ambient + (len > 0 ? lighting.diffuse * max(0, n.dot(lighting.direction) / len) : 0)
+        }
         let px = Int64(minX) * 256 + 128, py = Int64(minY) * 256 + 128
         @inline(__always) func setEdge(_ i: Int, _ p: SIMD2<Int64>, _ q: SIMD2<Int64>) {
             let a = p.y - q.y, b = q.x - p.x

@@ -2,19 +2,19 @@ import RenderCore
 import SplatRender
 import TriangleRaster
 
-/// The renderers and threads a frame is drawn with, created once per session and reused.
+/// The renderers a frame is drawn with, created once per session and reused.
 public final class RenderContext: @unchecked Sendable {
-    /// Worker threads shared by the renderers.
-    public let pool: WorkerPool
+    /// Threads each renderer uses (including the calling thread).
+    public let threads: Int
     /// The triangle rasterizer.
     public let raster: TriangleRasterizer
     /// The Gaussian-splat renderer (created on first use).
-    public private(set) lazy var splats = SplatRenderer(threads: pool.threadCount)
+    public private(set) lazy var splats = SplatRenderer(threads: threads)
 
     /// Creates renderers on `threads` threads (default: one per core).
-    public init(threads: Int = WorkerPool.coreCount) {
-        pool = WorkerPool(threads: threads)
-        raster = TriangleRasterizer(pool: pool)
+    public init(threads: Int = CoreCount.available) {
+        self.threads = max(1, threads)
+        raster = TriangleRasterizer(threads: self.threads)
     }
 }
 

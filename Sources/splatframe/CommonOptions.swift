@@ -86,7 +86,7 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Render threads (default: one per core).") var threads: Int?
 
     func validatedThreads() throws -> Int {
-        guard let t = threads else { return WorkerPool.coreCount }
+        guard let t = threads else { return CoreCount.available }
         guard t >= 1, t <= 256 else { throw ViewerError.badOption(name: "--threads", value: "\(t)", reason: "must be 1…256") }
         return t
     }

@@ -138,7 +138,7 @@ final class WindowSession {
         let s = tracking.screen
         var lines = [
             String(format: "%.1f MS  %.0f FPS  %dX%d  %d THREADS", median(frameTimes), 1000 / median(frameTimes),
-                   framebuffer.width, framebuffer.height, context.pool.threadCount),
+                   framebuffer.width, framebuffer.height, context.threads),
             String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", "\(tracking.settings.head.value)".uppercased(),
                    pose.state.rawValue.uppercased(), e.x, e.y, e.z)
                 + (pose.latency.map { String(format: "  LATENCY %.1f MS", $0 * 1000) } ?? ""),
