@@ -50,7 +50,7 @@ public struct BenchmarkConfiguration: Sendable {
     /// `eye` and `loop` are set by the runner.
     public var trackOptions = HeadTrackingOptions()
 
-    public init(scene: String, width: Int = 1280, height: Int = 720, threads: Int = WorkerPool.coreCount,
+    public init(scene: String, width: Int = 1280, height: Int = 720, threads: Int = CoreCount.available,
                 frames: Int = 100, warmup: Int = 10, eye: BenchmarkEye = .figureEight) {
         self.scene = scene; self.width = width; self.height = height; self.threads = threads
         self.frames = frames; self.warmup = warmup; self.eye = eye
@@ -155,11 +155,11 @@ public enum BenchmarkRunner {
         return BenchmarkResult(
             label: config.label, scene: config.scene, sceneName: scene.name,
             primitiveKind: BenchmarkSceneFactory.primitiveKind(scene), primitives: scene.primitiveCount,
-            width: width, height: height, threads: context.pool.threadCount,
+            width: width, height: height, threads: context.threads,
             warmupFrames: config.warmup, measuredFrames: n, repeats: max(1, config.repeats),
             eye: config.eye.name, trackFile: trackFile, pathRate: config.pathRate,
             build: BenchmarkEnvironment.buildConfiguration, cpu: BenchmarkEnvironment.cpuModel,
-            cores: WorkerPool.coreCount, date: BenchmarkEnvironment.now(),
+            cores: CoreCount.available, date: BenchmarkEnvironment.now(),
             frameMs: allTimes, runs: runs, stages: stages,
             peakResidentBytes: BenchmarkEnvironment.peakResidentBytes(), allocations: allocations,
             latency: latencies.isEmpty ? nil : FrameStatistics(latencies),

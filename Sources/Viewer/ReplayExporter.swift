@@ -32,7 +32,7 @@ public final class ReplayExporter {
     /// (filter, movement scale…); the source is forced to `replay:track` without looping.
     /// `frameLimit` caps the number of frames (nil: the whole log).
     public init(scene: Scene, track: String, fps: Double = 30, width: Int, height: Int,
-                threads: Int = WorkerPool.coreCount, screen: ScreenGeometry? = nil,
+                threads: Int = CoreCount.available, screen: ScreenGeometry? = nil,
                 options: HeadTrackingOptions = HeadTrackingOptions(), frameLimit: Int? = nil) throws {
         guard fps.isFinite, fps > 0, fps <= 1000 else {
             throw ViewerError.badOption(name: "--fps", value: "\(fps)", reason: "must be 0…1000 frames per second")
