@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
+        // Counts heap allocations (interposes malloc & co.) for the bench's bytes-per-frame figure.
+        .target(name: "CAllocationCounter"),
+
         .target(name: "RenderCore", swiftSettings: fast),
         .target(name: "ImageIO", dependencies: ["RenderCore", "CSDL2"]),
         .target(name: "CSIMD"),
@@ -39,7 +42,7 @@ let package = Package(
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
-                               "HeadTracking", "Procedural"],
+                               "HeadTracking", "Procedural", "CAllocationCounter"],
                 swiftSettings: fast),
         .executableTarget(name: "splatframe",
                           dependencies: ["Viewer", "CSDL2",
@@ -57,6 +60,8 @@ let package = Package(
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SceneIO", "Procedural", "TestSupport"], exclude: ["Goldens"],
+                    swiftSettings: simdFlags),
+        .testTarget(name: "BenchTests", dependencies: ["Viewer", "HeadTracking", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: simdFlags),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO"]),
     ],

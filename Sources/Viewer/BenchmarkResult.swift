@@ -1,0 +1,180 @@
+// BenchmarkResult — the machine-readable record of `splatframe bench` (schema "splatframe-bench" v1).
+import Foundation
+
+/// One bench file: one result for a plain run, one per point for a sweep. Written with
+/// sorted keys; fields are only ever added (readers ignore unknown keys), never renamed.
+public struct BenchmarkDocument: Codable, Sendable, Equatable {
+    /// Always `"splatframe-bench"`.
+    public var schema: String
+    /// Schema version (1).
+    public var version: Int
+    /// The swept parameter (`splats`, `size`, `threads`) or nil for a plain run.
+    public var sweep: String?
+    /// The results, in run order; `label` pairs them up in `--compare`.
+    public var results: [BenchmarkResult]
+
+    /// The schema name written to every file.
+    public static let schemaName = "splatframe-bench"
+    /// The current schema version.
+    public static let currentVersion = 1
+
+    /// A document of `results`.
+    public init(sweep: String? = nil, results: [BenchmarkResult]) {
+        schema = Self.schemaName; version = Self.currentVersion; self.sweep = sweep; self.results = results
+    }
+
+    /// Pretty JSON with sorted keys.
+    public func jsonData() throws -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try e.encode(self)
+    }
+
+    /// Reads a bench file; `path` names it in errors.
+    public static func load(_ path: String) throws -> BenchmarkDocument {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ViewerError.badJSON(path: path, reason: "cannot read bench result")
+        }
+        let doc: BenchmarkDocument
+        do { doc = try JSONDecoder().decode(BenchmarkDocument.self, from: data) } catch {
+            throw ViewerError.badJSON(path: path, reason: "not a splatframe bench result (\(Self.describe(error)))")
+        }
+        guard doc.schema == schemaName else {
+            throw ViewerError.badJSON(path: path, reason: "schema is \"\(doc.schema)\", expected \"\(schemaName)\"")
+        }
+        guard doc.version <= currentVersion else {
+            throw ViewerError.badJSON(path: path, reason: "schema version \(doc.version) is newer than this build's \(currentVersion)")
+        }
+        return doc
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case let DecodingError.keyNotFound(key, ctx):
+            return "missing \"\(key.stringValue)\" at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
+        case let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx):
+            return "wrong type at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
+        case let DecodingError.dataCorrupted(ctx):
+            return ctx.debugDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? "corrupted"
+        default:
+            return "\(error)"
+        }
+    }
+}
+
+/// One measured configuration. Times are milliseconds of wall clock per frame.
+public struct BenchmarkResult: Codable, Sendable, Equatable {
+    /// Pairs results across files in `--compare` (`default`, or e.g. `splats=100000`).
+    public var label: String
+    /// The scene as named on the command line.
+    public var scene: String
+    /// The scene's own name.
+    public var sceneName: String
+    /// What `primitives` counts: `splats` or `triangles`.
+    public var primitiveKind: String
+    /// Splats or triangles drawn per frame.
+    public var primitives: Int
+    /// Image width in pixels.
+    public var width: Int
+    /// Image height in pixels.
+    public var height: Int
+    /// Render threads.
+    public var threads: Int
+    /// Frames rendered before measuring, per repeat.
+    public var warmupFrames: Int
+    /// Measured frames per repeat.
+    public var measuredFrames: Int
+    /// How many times the whole measurement ran (`--repeat`).
+    public var repeats: Int
+    /// Eye motion: `camera` (fixed, from a camera JSON), `figure-eight` (built-in path) or `track` (head-track log).
+    public var eye: String
+    /// The head-track log with `eye == "track"`.
+    public var trackFile: String?
+    /// Frame rate at which the eye path / log is sampled (frame i at time i / fps), Hz.
+    public var pathRate: Double
+    /// `release` or `debug`.
+    public var build: String
+    /// CPU model from /proc/cpuinfo.
+    public var cpu: String
+    /// Logical cores available to the process.
+    public var cores: Int
+    /// When the run finished (ISO 8601, UTC).
+    public var date: String
+    /// Every measured frame time, repeats concatenated in order.
+    public var frameMs: [Double]
+    /// Statistics over all measured frames.
+    public var frame: FrameStatistics
+    /// Frames per second from `frame.median`.
+    public var fps: Double
+    /// Per-repeat statistics (one entry without `--repeat`).
+    public var runs: [FrameStatistics]
+    /// Spread of the per-repeat medians: (max − min) / median of medians, in percent.
+    public var spreadPercent: Double
+    /// Per-stage times over all measured frames, in pipeline order (splats: preprocess,
+    /// sort, bin, blend; meshes: clear, vertex, setup+bin, raster).
+    public var stages: [BenchmarkStage]
+    /// Peak resident memory of the process (bytes, `getrusage` ru_maxrss).
+    public var peakResidentBytes: Int
+    /// Heap allocations during the measured frames.
+    public var allocations: BenchmarkAllocations
+    /// Pose publish → frame complete, with `eye == "track"` (see `latencyDefinition`).
+    public var latency: FrameStatistics?
+    /// What `latency` measures.
+    public var latencyDefinition: String?
+
+    public init(label: String, scene: String, sceneName: String, primitiveKind: String, primitives: Int,
+                width: Int, height: Int, threads: Int, warmupFrames: Int, measuredFrames: Int, repeats: Int,
+                eye: String, trackFile: String?, pathRate: Double, build: String, cpu: String, cores: Int,
+                date: String, frameMs: [Double], runs: [FrameStatistics], stages: [BenchmarkStage],
+                peakResidentBytes: Int, allocations: BenchmarkAllocations, latency: FrameStatistics?,
+                latencyDefinition: String?) {
+        self.label = label; self.scene = scene; self.sceneName = sceneName; self.primitiveKind = primitiveKind
+        self.primitives = primitives; self.width = width; self.height = height; self.threads = threads
+        self.warmupFrames = warmupFrames; self.measuredFrames = measuredFrames; self.repeats = repeats
+        self.eye = eye; self.trackFile = trackFile; self.pathRate = pathRate; self.build = build
+        self.cpu = cpu; self.cores = cores; self.date = date; self.frameMs = frameMs
+        let f = FrameStatistics(frameMs)
+        self.frame = f; self.fps = f.fps; self.runs = runs
+        let medians = runs.map(\.median)
+        let mm = FrameStatistics(medians).median
+        self.spreadPercent = mm > 0 ? ((medians.max() ?? 0) - (medians.min() ?? 0)) / mm * 100 : 0
+        self.stages = stages; self.peakResidentBytes = peakResidentBytes; self.allocations = allocations
+        self.latency = latency; self.latencyDefinition = latencyDefinition
+    }
+}
+
+/// One pipeline stage's cost per frame (milliseconds).
+public struct BenchmarkStage: Codable, Sendable, Equatable {
+    /// Stage name (`preprocess`, `sort`, `bin`, `blend`, `clear`, `vertex`, `setup+bin`, `raster`).
+    public var name: String
+    /// Mean ms per frame.
+    public var mean: Double
+    /// Median ms per frame.
+    public var median: Double
+    /// 90th percentile ms per frame.
+    public var p90: Double
+
+    /// Summarises `samples` (ms per frame).
+    public init(name: String, samples: [Double]) {
+        let s = FrameStatistics(samples)
+        self.name = name; mean = s.mean; median = s.median; p90 = s.p90
+    }
+}
+
+/// Heap allocations counted during the measured frames (all threads).
+public struct BenchmarkAllocations: Codable, Sendable, Equatable {
+    /// How they were counted: `malloc-interposer` (the CAllocationCounter shim) or
+    /// `unavailable` (then the numbers are 0 and mean nothing).
+    public var method: String
+    /// Allocating calls per measured frame (mean).
+    public var callsPerFrame: Double
+    /// Bytes requested per measured frame (mean).
+    public var bytesPerFrame: Double
+    /// Measured frames in which at least one allocation happened.
+    public var framesWithAllocations: Int
+
+    public init(method: String, callsPerFrame: Double, bytesPerFrame: Double, framesWithAllocations: Int) {
+        self.method = method; self.callsPerFrame = callsPerFrame; self.bytesPerFrame = bytesPerFrame
+        self.framesWithAllocations = framesWithAllocations
+    }
+}

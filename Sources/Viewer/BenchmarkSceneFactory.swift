@@ -1,0 +1,51 @@
+// BenchmarkSceneFactory — SCENE names for bench and export, through SceneLoader.
+import Foundation
+import RenderCore
+
+/// Opens a scene for `bench` and `export` with `SceneLoader` (cube, sphere:N, generate:N,
+/// scene JSON, mesh/splat/point files), applying the bench's lighting choice.
+public enum BenchmarkSceneFactory {
+    /// Largest `generate:N` (SceneLoader's limit).
+    public static let maxGeneratedSplats = 20_000_000
+
+    /// The scene named `name`. `ownCoordinates` for `--camera` (no placement behind the
+    /// screen). Meshes get glref's semantics in camera mode — one-sided lighting unless
+    /// `twoSided` (glref `--two-sided`); with an off-axis eye they keep the loader's default
+    /// (two-sided) and `twoSided` forces it on for the room and `sphere:N` too.
+    public static func make(_ name: String, screen: ScreenGeometry, ownCoordinates: Bool, twoSided: Bool = false) throws -> Scene {
+        var options = SceneLoader.ModelOptions()
+        if ownCoordinates || twoSided { options.twoSided = twoSided }
+        let loader = try SceneLoader(path: name, options: options)
+        let scene = try ownCoordinates ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
+        if twoSided, let mesh = scene as? MeshScene {
+            for i in mesh.items.indices { mesh.items[i].settings.twoSidedLighting = true }
+        }
+        return scene
+    }
+
+    /// What the bench counts in a scene: `splats` or `triangles`.
+    public static func primitiveKind(_ scene: Scene) -> String {
+        if let m = scene as? ModelScene, case .splats = m.content { return "splats" }
+        return "triangles"
+    }
+
+    /// Sets the background colour (0…1) of the scene types that have one (camera JSON mode).
+    public static func setBackground(_ scene: Scene, _ color: Vec3) {
+        if let m = scene as? MeshScene { m.background = color }
+        if let m = scene as? ModelScene { m.background = color }
+    }
+
+    /// "150000", "150k", "1M" → count.
+    public static func parseCount(_ s: String) -> Int? {
+        let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+        if let v = Int(t) { return v }
+        let mult: Double
+        switch t.last {
+        case "k": mult = 1e3
+        case "m": mult = 1e6
+        default: return nil
+        }
+        guard let v = Double(t.dropLast()), v.isFinite, v >= 0, v * mult < 1e12 else { return nil }
+        return Int((v * mult).rounded())
+    }
+}

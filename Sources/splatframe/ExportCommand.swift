@@ -1,0 +1,80 @@
+// ExportCommand — `splatframe export`: a head-track replay rendered to PNGs or a video.
+import ArgumentParser
+import Foundation
+import RenderCore
+import Viewer
+
+/// `splatframe export SCENE --track LOG --out DIR|FILE.mp4 [--fps 30] [--size WxH]`.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Render a head-track replay frame by frame to a PNG sequence or a video (ffmpeg).",
+        discussion: "Frame i shows the log at i/fps seconds; two exports of the same log give identical frames. An --out ending in .mp4/.mkv/.mov/.webm/.gif/.avi is a video made by the ffmpeg command; anything else is a directory of frame_NNNNN.png.")
+
+    @Argument(help: "cube, sphere:N, generate:N, a scene JSON, mesh or splat file.") var scene: String = "cube"
+    @Option(help: "Head-track log to replay.") var track: String
+    @Option(help: "Output directory (PNG sequence) or video file (.mp4 etc., needs ffmpeg).") var out: String
+    @Option(help: "Frames per second of the output.") var fps: Double = 30
+    @Option(help: "Image size WxH.") var size: String = "1280x720"
+    @Option(help: "Render threads (default: one per core).") var threads: Int?
+    @Option(name: .customLong("max-frames"), help: "Stop after this many frames.") var maxFrames: Int?
+    @Flag(help: "No progress bar.") var quiet = false
+    @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var replay: ReplayOptions
+
+    static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif", "avi"]
+
+    func run() throws {
+        try runReportingErrors { try export() }
+    }
+
+    func export() throws {
+        let s = try OptionParsing.size(size)
+        let threads = try WindowOptions(threads: self.threads).validatedThreads()
+        if let m = maxFrames, m < 1 { throw ViewerError.badOption(name: "--max-frames", value: "\(m)", reason: "must be ≥ 1") }
+        guard FileManager.default.isReadableFile(atPath: track) else {
+            throw ViewerError.badOption(name: "--track", value: track, reason: "no such file")
+        }
+        let (screen, _) = try screenOptions.screen()
+        let isVideo = Self.videoExtensions.contains((out as NSString).pathExtension.lowercased())
+        if isVideo, FFmpegSink.findExecutable() == nil {
+            throw ViewerError.badOption(name: "--out", value: out,
+                                        reason: "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg); give a directory for a PNG sequence instead")
+        }
+        let sceneObject = try BenchmarkSceneFactory.make(scene, screen: screen, ownCoordinates: false)
+        let exporter = try ReplayExporter(scene: sceneObject, track: track, fps: fps, width: s.width, height: s.height,
+                                          threads: threads, screen: screen,
+                                          options: try replay.resolved(),
+                                          frameLimit: maxFrames)
+        let sink: ReplayFrameSink = isVideo ? try FFmpegSink(path: out, width: s.width, height: s.height, fps: fps)
+                                            : try PNGSequenceSink(directory: out)
+        let bar = ProgressBar(enabled: !quiet)
+        let t0 = MonotonicClock.now()
+        try exporter.export(to: sink) { done, total in bar.update(done, total) }
+        bar.finish()
+        FileHandle.standardError.write(Data(String(format: "splatframe: exported %d frames of %@ (%dx%d, %g fps) in %.1f s -> %@\n",
+                                                   exporter.frameCount, sceneObject.name, s.width, s.height, fps,
+                                                   MonotonicClock.now() - t0, out).utf8))
+    }
+}
+
+/// A one-line progress bar on stderr: `[#######.........]  45/300 frames`.
+final class ProgressBar {
+    let enabled: Bool
+    private var lastDrawn = -1
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled, total > 0 else { return }
+        let width = 40
+        let filled = done * width / total
+        guard filled != lastDrawn || done == total else { return }
+        lastDrawn = filled
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) frames".utf8))
+    }
+
+    func finish() {
+        if enabled && lastDrawn >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

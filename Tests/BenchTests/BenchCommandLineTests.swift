@@ -1,0 +1,95 @@
+// `splatframe bench` / `export` through the real binary: output structure only, never times.
+import Foundation
+import Testing
+import TestSupport
+import Viewer
+
+@Suite("bench and export command lines")
+struct BenchCommandLineTests {
+    static func binary() throws -> String {
+        try #require(BinaryLocator.splatframe(), "build the package first (swift build): no .build/*/splatframe")
+    }
+    static let track = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/short-track.csv").path
+
+    @Test("a short bench writes a table and a well-formed JSON record", arguments: [
+        (["cube"], "triangles", ["clear", "vertex", "setup+bin", "raster"]),
+        (["generate:300", "--track", track], "splats", ["preprocess", "sort", "bin", "blend"]),
+    ])
+    func shortBench(args: [String], kind: String, stages: [String]) throws {
+        let dir = TestData.temporaryDirectory("bench-cli")
+        let json = dir.appendingPathComponent("out.json").path
+        let r = try BinaryLocator.run(try Self.binary(), ["bench"] + args + ["--frames", "3", "--warmup", "1", "--size", "64x36",
+                                                                         "--threads", "1", "--repeat", "2", "--json", json])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("frame ms") && r.stdout.contains("fps (from median)") && r.stdout.contains("allocations per frame"))
+        let doc = try BenchmarkDocument.load(json)
+        let res = try #require(doc.results.first)
+        #expect(doc.results.count == 1 && res.primitiveKind == kind && res.width == 64 && res.threads == 1)
+        #expect(res.frameMs.count == 6 && res.runs.count == 2 && res.repeats == 2)
+        #expect(res.stages.map(\.name) == stages)
+        #expect((res.latency != nil) == args.contains("--track"))
+        #expect(res.peakResidentBytes > 0 && !res.cpu.isEmpty)
+        // Comparing a result with itself pairs every metric at ratio 1.
+        let c = try BinaryLocator.run(try Self.binary(), ["bench"] + args + ["--frames", "2", "--warmup", "0", "--size", "64x36", "--compare", json])
+        #expect(c.status == 0 && c.stdout.contains("ratio = old / new") && c.stdout.contains("[default]"), "\(c.stderr)")
+    }
+
+    @Test func sweepPrintsTableAndCSV() throws {
+        let r = try BinaryLocator.run(try Self.binary(), ["bench", "cube", "--sweep", "threads=1,2", "--frames", "2", "--warmup", "0", "--size", "48x27"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("sweep threads"))
+        let csv = r.stdout.split(separator: "\n").filter { $0.contains(",") && ($0.hasPrefix("label,") || $0.hasPrefix("threads=")) }
+        #expect(csv.count == 3 && csv[0].hasPrefix("label,scene,primitives,width,height,threads,median_ms"))
+    }
+
+    @Test("bad bench/export input: one line, exit 2", arguments: [
+        (["bench", "cube", "--frames", "0"], "--frames"),
+        (["bench", "/nonexistent/x.ply"], "/nonexistent/x.ply"),
+        (["bench", "cube", "--track", "/nonexistent/t.csv"], "--track"),
+        (["bench", "cube", "--sweep", "colour=1"], "--sweep"),
+        (["bench", "cube", "--compare", "/nonexistent/old.json"], "/nonexistent/old.json"),
+        (["bench", "generate:0"], "generate:"),
+        (["export", "cube", "--track", "/nonexistent/t.csv", "--out", "/tmp/x"], "--track"),
+    ])
+    func badInput(args: [String], mentions: String) throws {
+        let r = try BinaryLocator.run(try Self.binary(), args)
+        #expect(r.status == 2, "exit \(r.status): \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains(mentions), "\(r.stderr)")
+    }
+
+    @Test func exportWritesAPNGPerFrame() throws {
+        let dir = TestData.temporaryDirectory("export-cli")
+        let r = try BinaryLocator.run(try Self.binary(), ["export", "cube", "--track", Self.track, "--out", dir.path,
+                                                          "--fps", "4", "--size", "48x27"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".png") }.sorted()
+        #expect(files.count == 7 && files.first == "frame_00000.png")
+        #expect(r.stderr.contains("7/7 frames"))
+    }
+
+    @Test("a video export pipes raw RGBA frames to ffmpeg (a stand-in ffmpeg on PATH records them)")
+    func videoThroughFFmpegPipe() throws {
+        let dir = TestData.temporaryDirectory("export-ffmpeg")
+        let fake = dir.appendingPathComponent("ffmpeg")
+        // Records its arguments and copies stdin to the last argument (the output file).
+        try Data("#!/bin/sh\necho \"$@\" > \"$(dirname \"$0\")/args.txt\"\nfor last; do :; done\ncat > \"$last\"\n".utf8).write(to: fake)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = dir.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        let out = dir.appendingPathComponent("replay.mp4").path
+        let r = try BinaryLocator.run(try Self.binary(), ["export", "cube", "--track", Self.track, "--out", out,
+                                                          "--fps", "4", "--size", "48x27", "--quiet"], environment: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = (try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0
+        #expect(size == 7 * 48 * 27 * 4)
+        let args = try String(contentsOf: dir.appendingPathComponent("args.txt"), encoding: .utf8)
+        #expect(args.contains("-f rawvideo -pix_fmt rgba -s 48x27 -r 4 -i -") && args.contains("libx264"))
+    }
+
+    @Test func videoWithoutFFmpegIsAOneLineError() throws {
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = TestData.temporaryDirectory("no-ffmpeg").path
+        let r = try BinaryLocator.run(try Self.binary(), ["export", "cube", "--track", Self.track, "--out", "/tmp/x.mp4"], environment: env)
+        #expect(r.status == 2 && r.stderr.contains("ffmpeg") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+}
