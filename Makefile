@@ -15,7 +15,9 @@ run: deps
 build: deps
 	$(SWIFT) build -c release --product splatframe
 
+# The release binary first: tests check properties of optimised code through it (no allocation per frame).
 test: deps test-deps
+	$(SWIFT) build -c release --product splatframe
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -43,8 +43,8 @@ extension TileRasterizer {
             let pass = _mm256_and_ps(d - old, inside)
             if _mm256_movemask_ps(pass) != 0 {
                 let u = (uwRow + ua * fxs) * d, v = (vwRow + va * fxs) * d
-                // Mip level from lane 0's footprint.
-                let d0 = d[0], u0 = u[0], v0 = v[0]
+                // Mip level from the footprint at the middle of the group.
+                let d0 = d[4], u0 = u[4], v0 = v[4]
                 let dudx = (ua - u0 * w.x) * d0 * tw, dvdx = (va - v0 * w.x) * d0 * th
                 let dudy = (ub - u0 * w.y) * d0 * tw, dvdy = (vb - v0 * w.y) * d0 * th
                 let rho2 = max(dudx * dudx + dvdx * dvdx, dudy * dudy + dvdy * dvdy)

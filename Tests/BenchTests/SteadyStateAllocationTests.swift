@@ -1,0 +1,53 @@
+import Foundation
+import Procedural
+import RenderCore
+import TestSupport
+import Testing
+import Viewer
+
+/// Renderers reuse their memory: once warmed up, a frame allocates nothing (counted by the
+/// bench's malloc interposer, all threads). This is a property of optimised code — debug
+/// builds allocate for generic and closure plumbing — so it is checked on the release binary
+/// (`make test` builds it first) and, in optimised test builds, in process.
+@Suite("No allocation per frame in steady state", .serialized)
+struct SteadyStateAllocationTests {
+    static let screen = ScreenGeometry(width: 0.6, height: 0.34)
+    static let release = TestData.projectRoot.appendingPathComponent(".build/release/splatframe").path
+
+    @Test("the release binary's bench reports zero allocations per frame",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: release), "skipped: no release build (make test builds one)"),
+          arguments: ["cube", "sphere:20000", "generate:5000"])
+    func releaseBench(scene: String) throws {
+        let dir = TestData.temporaryDirectory()
+        let cam = dir.appendingPathComponent("cam.json"), json = dir.appendingPathComponent("bench.json")
+        let camera = OffAxisFrustum.camera(eye: Vec3(0.05, 0.02, 0.6), screen: Self.screen, width: 320, height: 180)
+        try Data(CameraFile.json(camera).utf8).write(to: cam)
+        for threads in ["1", "2"] {
+            let r = try BinaryLocator.run(Self.release, ["bench", scene, "--camera", cam.path, "--frames", "8", "--warmup", "4",
+                                                         "--threads", threads, "--json", json.path])
+            try #require(r.status == 0, "\(r.stderr)")
+            let obj = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+            let result = try #require((obj?["results"] as? [[String: Any]])?.first)
+            let alloc = try #require(result["allocations"] as? [String: Any])
+            #expect((alloc["callsPerFrame"] as? Double) == 0, "\(scene), \(threads) threads: \(alloc)")
+        }
+    }
+
+    #if !DEBUG
+    @Test("in process: meshes and splats", arguments: ["cube", "sphere:5000", "generate:3000"])
+    func inProcess(scene name: String) throws {
+        #expect(AllocationCounter.isActive)
+        let scene = try SceneLoader(path: name).scene(screen: Self.screen)
+        for threads in [1, 2] {
+            let context = RenderContext(threads: threads)
+            let fb = Framebuffer(width: 320, height: 180)
+            let cam = OffAxisFrustum.camera(eye: Vec3(0.05, 0.02, 0.6), screen: Self.screen, width: 320, height: 180)
+            for _ in 0..<3 { _ = scene.render(camera: cam, into: fb, context: context) }
+            let before = AllocationCounter.snapshot()
+            for _ in 0..<5 { _ = scene.render(camera: cam, into: fb, context: context) }
+            let a = AllocationCounter.snapshot().since(before)
+            #expect(a.calls == 0, "\(name), \(threads) threads: \(a.calls) allocations, \(a.bytes) bytes in 5 frames")
+        }
+    }
+    #endif
+}
