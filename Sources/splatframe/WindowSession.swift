@@ -21,6 +21,9 @@ final class WindowSession {
     let framebuffer = Framebuffer(width: 1, height: 1)
 
     private var showHUD = true
+    /// Pose publish → frame complete / presented, over the last 120 frames.
+    private let latency = LatencyMeter()
+    private var latencySummary: LatencyMeter.Summary?
     private var frameTimes: [Double] = []
     private var dragging: UInt8 = 0
     private var message: (text: String, until: Double)?
@@ -46,15 +49,19 @@ final class WindowSession {
             let pose = tracking.pose(at: start)
             let camera = OffAxisFrustum.camera(eye: pose.eye, screen: tracking.screen, width: size.width, height: size.height)
             let stats = scene.render(camera: camera, into: framebuffer, context: context)
-            let renderMs = (MonotonicClock.now() - start) * 1000
+            let done = MonotonicClock.now()
+            let renderMs = (done - start) * 1000
+            _ = latency.frameComplete(pose: pose, at: done)
             frameTimes.append(renderMs)
             if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
             if showHUD { drawHUD(stats: stats, pose: pose) }
             try window.present(framebuffer)
+            _ = latency.presented(at: MonotonicClock.now())
             frames += 1
             if let maxFrames, frames >= maxFrames { running = false }
             let now = MonotonicClock.now()
             if now - lastTitle > 1 {
+                latencySummary = latency.summary()
                 window.setTitle("SplatFrame — \(scene.name) — \(String(format: "%.0f", 1000 / median(frameTimes))) fps")
                 lastTitle = now
             }
@@ -141,7 +148,9 @@ final class WindowSession {
                    framebuffer.width, framebuffer.height, context.threads),
             String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", "\(tracking.settings.head.value)".uppercased(),
                    pose.state.rawValue.uppercased(), e.x, e.y, e.z)
-                + (pose.latency.map { String(format: "  LATENCY %.1f MS", $0 * 1000) } ?? ""),
+                + (latencySummary.flatMap { $0.frames > 0 ? $0 : nil }.map {
+                    String(format: "  LATENCY %.1f MS TO FRAME, %.1f MS TO SCREEN", $0.completeMedianMs, $0.presentedMedianMs)
+                } ?? ""),
             String(format: "SCREEN %.3fX%.3f M  %@  %d PRIMITIVES", s.width, s.height, scene.name.uppercased(), scene.primitiveCount),
         ]
         if !stats.stages.isEmpty {
