@@ -21,10 +21,12 @@ test: deps test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Headless frame times of the demo scenes; Scripts/compare-llvmpipe.sh compares with Mesa llvmpipe.
 bench: deps
 	$(SWIFT) build -c release --product splatframe
 	.build/release/splatframe bench cube
 	.build/release/splatframe bench sphere:70000
+	.build/release/splatframe bench generate:150k
 
 # libFuzzer harness per SceneIO reader, FUZZ_SECONDS each (ASan; needs clang's runtime from the toolchain).
 FUZZ_SECONDS ?= 600
