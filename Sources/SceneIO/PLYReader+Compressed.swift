@@ -16,11 +16,11 @@ extension PLYReader {
         let chunkNames = ["min_x", "min_y", "min_z", "max_x", "max_y", "max_z",
                           "min_scale_x", "min_scale_y", "min_scale_z", "max_scale_x", "max_scale_y", "max_scale_z"]
         let colorNames = ["min_r", "min_g", "min_b", "max_r", "max_g", "max_b"]
-        for name in chunkNames where ce.index(of: name) == nil {
-            throw SceneIOError.badLine(file: file, line: ce.line, expected: "chunk property \(name)", found: "none")
+        for name in chunkNames where !ce.isScalar(name) {
+            throw SceneIOError.badLine(file: file, line: ce.line, expected: "scalar chunk property \(name)", found: "none")
         }
-        for name in ["packed_position", "packed_rotation", "packed_scale", "packed_color"] where ve.index(of: name) == nil {
-            throw SceneIOError.badLine(file: file, line: ve.line, expected: "vertex property \(name)", found: "none")
+        for name in ["packed_position", "packed_rotation", "packed_scale", "packed_color"] where !ve.isScalar(name) {
+            throw SceneIOError.badLine(file: file, line: ve.line, expected: "scalar vertex property \(name)", found: "none")
         }
         let n = ve.count
         let needChunks = (n + chunkSize - 1) / chunkSize
@@ -30,7 +30,7 @@ extension PLYReader {
         var shNames: [String] = []
         var fileRest = 0
         if let se = h.element("sh") {
-            while se.index(of: "f_rest_\(fileRest)") != nil { shNames.append("f_rest_\(fileRest)"); fileRest += 1 }
+            while se.isScalar("f_rest_\(fileRest)") { shNames.append("f_rest_\(fileRest)"); fileRest += 1 }
             guard [0, 9, 24, 45].contains(fileRest) else {
                 throw SceneIOError.badLine(file: file, line: se.line, expected: "0, 9, 24 or 45 f_rest_* properties", found: "\(fileRest)")
             }
@@ -46,7 +46,7 @@ extension PLYReader {
         guard let cc = cols["chunk"], let vc = cols["vertex"] else { return SplatCloud(shDegree: degree) }
         func col(_ c: PLYColumns, _ s: String) -> [Float] { (c.scalars[s] ?? []).map { Float($0) } }
         let ch = chunkNames.map { col(cc, $0) }
-        let hasColor = colorNames.allSatisfy { cc.scalars[$0] != nil }
+        let hasColor = colorNames.allSatisfy { ce.isScalar($0) }
         let cr = hasColor ? colorNames.map { col(cc, $0) } : []
         func packed(_ s: String) -> [UInt32] { (vc.scalars[s] ?? []).map { UInt32(truncatingIfNeeded: exactInt($0) ?? 0) } }
         let pp = packed("packed_position"), pr = packed("packed_rotation"), ps = packed("packed_scale"), pc = packed("packed_color")
