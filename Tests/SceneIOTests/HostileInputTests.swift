@@ -169,12 +169,14 @@ struct ListWhereScalarExpectedTests {
         let cases = [
             "ply\nformat ascii 1.0\nelement vertex 1\nproperty list uchar float x\nproperty float y\nproperty float z\nend_header\n1 5 2 3\n",
             "ply\nformat ascii 1.0\nelement chunk 1\nproperty list uchar float min_x\nelement vertex 1\nproperty uint packed_position\nend_header\n0\n0\n",
-            "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float f_dc_0\nproperty float f_dc_1\nproperty float f_dc_2\nproperty list uchar float opacity\nproperty float scale_0\nproperty float rot_0\nend_header\n0 0 0 0 0 0 0 0 0\n",
         ]
         for (i, c) in cases.enumerated() {
             guard let e = loadError(Array(c.utf8), "l\(i).ply") else { Issue.record("case \(i) loaded"); continue }
             #expect(e.description.contains("scalar"), "\(e)")
         }
+        // A list `opacity` means "not 3DGS": the file is read as plain points.
+        let g = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float f_dc_0\nproperty list uchar float opacity\nproperty float scale_0\nproperty float rot_0\nend_header\n1 2 3 0 0 0 0\n"
+        #expect((try? loadBytes(Array(g.utf8), "g.ply")).flatMap(points)?.count == 1)
         // Duplicate names: the first declaration wins, consistently.
         let dup = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nproperty float x\nend_header\n1 2 3 4\n"
         #expect((try? loadBytes(Array(dup.utf8), "d.ply")).flatMap(points)?.positions == [Vec3(1, 2, 3)])
