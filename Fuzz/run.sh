@@ -35,5 +35,6 @@ for r in $READERS; do
     # -rss_limit_mb / -malloc_limit_mb: a reader that allocates more than the input justifies fails.
     ASAN_OPTIONS=quarantine_size_mb=32:detect_leaks=0 "$OUT/fuzz-$r" "$OUT/corpus/$r" -max_total_time="$SECONDS_PER" -max_len=65536 -timeout=10 \
         -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
-        -artifact_prefix="Fuzz/artifacts/$r/" 2>&1 | tail -25 || echo "fuzz-$r stopped with findings"
+        -artifact_prefix="Fuzz/artifacts/$r/" > "$OUT/fuzz-$r.log" 2>&1 || echo "fuzz-$r stopped with findings"
+    grep -E "^==[0-9]+==ERROR|SUMMARY|^stat::|Done [0-9]+ runs|Test unit written" "$OUT/fuzz-$r.log" || true
 done
