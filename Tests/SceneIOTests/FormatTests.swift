@@ -167,4 +167,31 @@ struct FormatTests {
         #expect(det(String(repeating: "a", count: 64), "x.splat") == .splat)
         #expect(det(String(repeating: "a", count: 64), "x") == nil)
     }
+
+    @Test func playCanvasCompressedDecode() throws {
+        let chunk = ["min_x", "min_y", "min_z", "max_x", "max_y", "max_z", "min_scale_x", "min_scale_y", "min_scale_z",
+                     "max_scale_x", "max_scale_y", "max_scale_z", "min_r", "min_g", "min_b", "max_r", "max_g", "max_b"]
+        var h = "ply\nformat binary_little_endian 1.0\nelement chunk 1\n"
+        for n in chunk { h += "property float \(n)\n" }
+        h += "element vertex 2\nproperty uint packed_position\nproperty uint packed_rotation\nproperty uint packed_scale\nproperty uint packed_color\n"
+        h += "element sh 2\n" + (0..<9).map { "property uchar f_rest_\($0)\n" }.joined() + "end_header\n"
+        var b = Array(h.utf8)
+        for f: Float in [-1, -2, -3, 1, 2, 3, -5, -5, -5, -1, -1, -1, 0, 0, 0, 1, 1, 1] { b += le(f) }
+        b += le(UInt32(0)) + le(UInt32(0x4000_0000 | 511 << 20 | 511 << 10 | 511)) + le(UInt32(0)) + le(UInt32(0xFF80_40C0))
+        b += le(UInt32.max) + le(UInt32(0)) + le(UInt32.max) + le(UInt32(0x0000_00FF))
+        b += [0, 255, 128, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 9)
+        let c = try #require(splats(try loadBytes(b, "c.ply")))
+        #expect(c.count == 2 && c.shDegree == 1)
+        #expect(c.positions[0] == Vec3(-1, -2, -3) && c.positions[1] == Vec3(1, 2, 3))
+        #expect(maxDiff(c.scales[0], Vec3(repeating: expf(-5))) < 1e-7 && maxDiff(c.scales[1], Vec3(repeating: expf(-1))) < 1e-7)
+        // Largest component index 1 = rot_1 (x); the others are ≈ 0.
+        #expect(abs(c.rotations[0].x - 1) < 1e-5 && abs(c.rotations[0].w) < 1e-3)
+        #expect(maxDiff(c.baseColor(0), Vec3(1, 128.0 / 255, 64.0 / 255)) < 1e-6)
+        #expect(abs(c.opacities[0] - 192.0 / 255) < 1e-6 && c.opacities[1] == 1)
+        // SH: channel-major in the file (f_rest_0 = R k0, f_rest_1 = R k1, f_rest_2 = R k2, f_rest_3 = G k0 …).
+        #expect(c.shRest[0] == -4)                      // R, k0 ← f_rest_0 = 0
+        #expect(c.shRest[3] == 4)                       // R, k1 ← f_rest_1 = 255
+        #expect(c.shRest[6] == (128.5 / 256 - 0.5) * 8) // R, k2 ← f_rest_2 = 128
+        #expect(c.shRest[1] == -4)                      // G, k0 ← f_rest_3 = 0
+    }
 }
