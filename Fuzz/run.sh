@@ -12,20 +12,24 @@ OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 cd "$ROOT"
+# Build from a snapshot so edits made while the (long) run goes on can't break or mix builds.
+SRC=$OUT/src
+rm -rf "$SRC"; mkdir -p "$SRC"
+cp -r Sources/RenderCore Sources/SceneIO Sources/CZlib Sources/CZstd Fuzz/harness "$SRC/"
 
 # RenderCore as a separate module (the SceneIO sources import it); ASan only.
 "$SWIFTC" -parse-as-library -O -g -sanitize=address -module-name RenderCore \
     -emit-module -emit-module-path "$OUT/RenderCore.swiftmodule" \
-    -emit-library -static -o "$OUT/libRenderCore.a" Sources/RenderCore/*.swift
+    -emit-library -static -o "$OUT/libRenderCore.a" "$SRC"/RenderCore/*.swift
 
 for r in $READERS; do
     echo "== building fuzz-$r"
     # SCENEIO_NO_IMAGEIO: OBJ textures are not loaded (no SDL in the fuzz build).
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -D SCENEIO_NO_IMAGEIO \
         -module-name SceneIO -I "$OUT" -L "$OUT" -lRenderCore \
-        -I Sources/CZlib -I Sources/CZstd -lz -lzstd \
-        Sources/SceneIO/*.swift "Fuzz/harness/$r.swift" -o "$OUT/fuzz-$r" 2>&1 | grep -v "Cannot export local symbol" || true
-    test -x "$OUT/fuzz-$r"
+        -I "$SRC/CZlib" -I "$SRC/CZstd" -lz -lzstd \
+        "$SRC"/SceneIO/*.swift "$SRC/harness/$r.swift" -o "$OUT/fuzz-$r" 2>&1 | grep -v "Cannot export local symbol" || true
+    test "$OUT/fuzz-$r" -nt "$SRC/harness/$r.swift"    # fail if this build did not produce a fresh binary
 done
 
 for r in $READERS; do
