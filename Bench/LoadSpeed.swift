@@ -1,5 +1,6 @@
 // SceneIO load-speed check: writes a synthetic 1M-splat SH-3 3DGS PLY with GaussianPLYWriter,
 // then times SceneFile.load on it (median of 5) and prints MB/s. Built in release by Bench/run.sh.
+// With file paths as arguments it times loading those files instead.
 import Foundation
 import RenderCore
 
@@ -7,6 +8,10 @@ import RenderCore
 struct LoadSpeed {
     static func main() throws {
         let args = CommandLine.arguments
+        if args.count > 1, FileManager.default.fileExists(atPath: args[1]) {
+            for path in args.dropFirst() { try time(path) }
+            return
+        }
         let n = args.count > 1 ? Int(args[1]) ?? 1_000_000 : 1_000_000
         let path = args.count > 2 ? args[2] : NSTemporaryDirectory() + "sceneio-bench-\(n).ply"
         var rng: UInt64 = 42
@@ -35,5 +40,18 @@ struct LoadSpeed {
         print(String(format: "%d splats, %.1f MB: load median %.3f s (best %.3f s) = %.0f MB/s (best %.0f MB/s)",
                      n, Double(bytes) / 1e6, med, times[0], Double(bytes) / med / 1e6, Double(bytes) / times[0] / 1e6))
         try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Times loading an existing file (median of 5).
+    static func time(_ path: String) throws {
+        var times: [Double] = []
+        var bytes = 0
+        for _ in 0..<5 {
+            let (_, info) = try SceneFile.loadWithInfo(path: path)
+            times.append(info.loadSeconds); bytes = info.fileBytes
+        }
+        times.sort()
+        let med = times[2]
+        print(String(format: "%@: %.1f MB, median %.4f s = %.0f MB/s", (path as NSString).lastPathComponent, Double(bytes) / 1e6, med, Double(bytes) / med / 1e6))
     }
 }
