@@ -12,20 +12,24 @@ OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 cd "$ROOT"
+# Build from a snapshot so edits made while the (long) run goes on can't break or mix builds.
+SRC=$OUT/src
+rm -rf "$SRC"; mkdir -p "$SRC"
+cp -r Sources/RenderCore Sources/SceneIO Sources/CZlib Sources/CZstd Fuzz/harness "$SRC/"
 
 # RenderCore as a separate module (the SceneIO sources import it); ASan only.
 "$SWIFTC" -parse-as-library -O -g -sanitize=address -module-name RenderCore \
     -emit-module -emit-module-path "$OUT/RenderCore.swiftmodule" \
-    -emit-library -static -o "$OUT/libRenderCore.a" Sources/RenderCore/*.swift
+    -emit-library -static -o "$OUT/libRenderCore.a" "$SRC"/RenderCore/*.swift
 
 for r in $READERS; do
     echo "== building fuzz-$r"
     # SCENEIO_NO_IMAGEIO: OBJ textures are not loaded (no SDL in the fuzz build).
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -D SCENEIO_NO_IMAGEIO \
         -module-name SceneIO -I "$OUT" -L "$OUT" -lRenderCore \
-        -I Sources/CZlib -I Sources/CZstd -lz -lzstd \
-        Sources/SceneIO/*.swift "Fuzz/harness/$r.swift" -o "$OUT/fuzz-$r" 2>&1 | grep -v "Cannot export local symbol" || true
-    test -x "$OUT/fuzz-$r"
+        -I "$SRC/CZlib" -I "$SRC/CZstd" -lz -lzstd \
+        "$SRC"/SceneIO/*.swift "$SRC/harness/$r.swift" -o "$OUT/fuzz-$r" 2>&1 | grep -v "Cannot export local symbol" || true
+    test "$OUT/fuzz-$r" -nt "$SRC/harness/$r.swift"    # fail if this build did not produce a fresh binary
 done
 
 for r in $READERS; do
@@ -35,5 +39,6 @@ for r in $READERS; do
     # -rss_limit_mb / -malloc_limit_mb: a reader that allocates more than the input justifies fails.
     ASAN_OPTIONS=quarantine_size_mb=32:detect_leaks=0 "$OUT/fuzz-$r" "$OUT/corpus/$r" -max_total_time="$SECONDS_PER" -max_len=65536 -timeout=10 \
         -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
-        -artifact_prefix="Fuzz/artifacts/$r/" 2>&1 | tail -25 || echo "fuzz-$r stopped with findings"
+        -artifact_prefix="Fuzz/artifacts/$r/" > "$OUT/fuzz-$r.log" 2>&1 || echo "fuzz-$r stopped with findings"
+    grep -E "^==[0-9]+==ERROR|SUMMARY|^stat::|Done [0-9]+ runs|Test unit written" "$OUT/fuzz-$r.log" || true
 done

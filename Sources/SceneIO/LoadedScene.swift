@@ -3,8 +3,11 @@ import RenderCore
 
 /// The content of a scene file: a mesh, a splat cloud or a point cloud.
 public enum LoadedScene: Sendable {
+    /// A triangle mesh (PLY with faces or tristrips, OBJ, STL), in the file's frame.
     case mesh(TriangleMesh)
+    /// Gaussian splats (3DGS PLY, compressed PLY, .splat in the file's frame; .spz converted to RDF).
     case splats(SplatCloud)
+    /// Coloured points (a PLY with vertices only), in the file's frame.
     case points(PointCloud)
 
     /// Axis-aligned bounds of the positions / centres.

@@ -9,7 +9,7 @@ import ImageIO
 /// triples; `usemtl` starts a group; `mtllib` files are read relative to the OBJ's folder.
 enum OBJReader {
     /// One corner of a face: indices into v / vt / vn (−1 when absent).
-    struct Corner: Hashable { var v: Int32, t: Int32, n: Int32 }
+    struct Corner: Hashable { var v: Int, t: Int, n: Int }
 
     /// Reads OBJ bytes; `directory` (the .obj's folder) enables `mtllib` and textures.
     static func read(_ view: ByteView, directory: String?, progress: SceneLoadProgress?) throws -> ReadResult {
@@ -32,7 +32,7 @@ enum OBJReader {
             guard f.isFinite else { throw SceneIOError.badLine(file: file, line: line, expected: what + " (finite)", found: sc.string(r)) }
             return f
         }
-        func resolve(_ r: Range<Int>, _ count: Int, _ line: Int, _ what: String) throws -> Int32 {
+        func resolve(_ r: Range<Int>, _ count: Int, _ line: Int, _ what: String) throws -> Int {
             guard let d = parseNumber(view.bytes, r), let i = exactInt(d), i != 0 else {
                 throw SceneIOError.badLine(file: file, line: line, expected: "a non-zero \(what) index", found: sc.string(r))
             }
@@ -40,7 +40,7 @@ enum OBJReader {
             guard k >= 0, k < count else {
                 throw SceneIOError.badLine(file: file, line: line, expected: "a \(what) index within 1…\(count) (or −\(count)…−1)", found: sc.string(r))
             }
-            return Int32(k)
+            return k
         }
         var lineCounter = 0
         while true {
@@ -80,9 +80,9 @@ enum OBJReader {
                 for c in corners {
                     if let id = map[c] { ids.append(id); continue }
                     let id = UInt32(positions.count)
-                    positions.append(vs[Int(c.v)])
-                    uvs.append(c.t >= 0 ? vts[Int(c.t)] : Vec2(0, 0))
-                    normals.append(c.n >= 0 ? vns[Int(c.n)] : Vec3(0, 0, 0))
+                    positions.append(vs[c.v])
+                    uvs.append(c.t >= 0 ? vts[c.t] : Vec2(0, 0))
+                    normals.append(c.n >= 0 ? vns[c.n] : Vec3(0, 0, 0))
                     map[c] = id
                     ids.append(id)
                 }

@@ -48,8 +48,8 @@ enum PLYBody {
                 let total = e.count * rowSize
                 if let want {
                     var po = 0
-                    for p in e.properties {
-                        if want.contains(p.name) {
+                    for (k, p) in e.properties.enumerated() {
+                        if want.contains(p.name) && e.index(of: p.name) == k {
                             let t = p.type, base = o + po, n = e.count
                             cols.scalars[p.name] = [Double](unsafeUninitializedCapacity: n) { buf, done in
                                 for i in 0..<n { buf[i] = t.read(b, base + i * rowSize, bigEndian: big) }
@@ -62,9 +62,9 @@ enum PLYBody {
                 o += total
                 progress?(o, view.count)
             } else {
-                var scalarCols: [[Double]] = e.properties.map { want?.contains($0.name) == true && !$0.isList ? [] : [] }
+                var scalarCols: [[Double]] = e.properties.map { _ in [] }
                 var listCols: [PLYList] = e.properties.map { _ in PLYList() }
-                let keep = e.properties.map { want?.contains($0.name) == true }
+                let keep = e.properties.indices.map { want?.contains(e.properties[$0].name) == true && e.index(of: e.properties[$0].name) == $0 }
                 for k in e.properties.indices where keep[k] {
                     if e.properties[k].isList { listCols[k].offsets.reserveCapacity(e.count + 1) } else { scalarCols[k].reserveCapacity(e.count) }
                 }
@@ -116,7 +116,7 @@ enum PLYBody {
             guard let tokens = SizeMath.mul(e.count, e.properties.count), tokens <= remaining / 2 + 1 else {
                 throw SceneIOError.truncated(file: file, offset: sc.pos, expected: "\(e.count) \(e.name) rows (header line \(e.line))")
             }
-            let keep = e.properties.map { want?.contains($0.name) == true }
+            let keep = e.properties.indices.map { want?.contains(e.properties[$0].name) == true && e.index(of: e.properties[$0].name) == $0 }
             var scalarCols: [[Double]] = e.properties.map { _ in [] }
             var listCols: [PLYList] = e.properties.map { _ in PLYList() }
             for k in e.properties.indices where keep[k] {

@@ -96,9 +96,20 @@ struct PLYProperty: Sendable {
 struct PLYElement: Sendable {
     var name: String
     var count: Int
-    var properties: [PLYProperty]
+    var properties: [PLYProperty] { didSet { reindex() } }
     /// Header line of the declaration (1-based).
     var line: Int
+    /// First property index per name (built as properties are added: O(1) lookups).
+    private(set) var indexByName: [String: Int] = [:]
+
+    init(name: String, count: Int, properties: [PLYProperty], line: Int) {
+        self.name = name; self.count = count; self.line = line; self.properties = properties
+        reindex()
+    }
+
+    private mutating func reindex() {
+        for (i, p) in properties.enumerated() where indexByName[p.name] == nil { indexByName[p.name] = i }
+    }
 
     /// Bytes per row when no property is a list, else nil.
     var fixedRowSize: Int? {
@@ -109,10 +120,12 @@ struct PLYElement: Sendable {
     /// The smallest possible binary row (a list counts its count field only).
     var minRowSize: Int { properties.reduce(0) { $0 + ($1.listCount?.size ?? $1.type.size) } }
 
-    /// Index of the property with a name.
-    func index(of name: String) -> Int? { properties.firstIndex { $0.name == name } }
-    /// True when every name is a property.
-    func has(_ names: String...) -> Bool { names.allSatisfy { index(of: $0) != nil } }
+    /// Index of the (first) property with a name.
+    func index(of name: String) -> Int? { indexByName[name] }
+    /// True when every name is a scalar (non-list) property.
+    func has(_ names: String...) -> Bool { names.allSatisfy { isScalar($0) } }
+    /// True when the name is a scalar property.
+    func isScalar(_ name: String) -> Bool { index(of: name).map { !properties[$0].isList } ?? false }
 }
 
 /// The parsed header of a PLY file.

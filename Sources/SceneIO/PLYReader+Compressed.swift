@@ -16,11 +16,11 @@ extension PLYReader {
         let chunkNames = ["min_x", "min_y", "min_z", "max_x", "max_y", "max_z",
                           "min_scale_x", "min_scale_y", "min_scale_z", "max_scale_x", "max_scale_y", "max_scale_z"]
         let colorNames = ["min_r", "min_g", "min_b", "max_r", "max_g", "max_b"]
-        for name in chunkNames where ce.index(of: name) == nil {
-            throw SceneIOError.badLine(file: file, line: ce.line, expected: "chunk property \(name)", found: "none")
+        for name in chunkNames where !ce.isScalar(name) {
+            throw SceneIOError.badLine(file: file, line: ce.line, expected: "scalar chunk property \(name)", found: "none")
         }
-        for name in ["packed_position", "packed_rotation", "packed_scale", "packed_color"] where ve.index(of: name) == nil {
-            throw SceneIOError.badLine(file: file, line: ve.line, expected: "vertex property \(name)", found: "none")
+        for name in ["packed_position", "packed_rotation", "packed_scale", "packed_color"] where !ve.isScalar(name) {
+            throw SceneIOError.badLine(file: file, line: ve.line, expected: "scalar vertex property \(name)", found: "none")
         }
         let n = ve.count
         let needChunks = (n + chunkSize - 1) / chunkSize
@@ -30,7 +30,7 @@ extension PLYReader {
         var shNames: [String] = []
         var fileRest = 0
         if let se = h.element("sh") {
-            while se.index(of: "f_rest_\(fileRest)") != nil { shNames.append("f_rest_\(fileRest)"); fileRest += 1 }
+            while se.isScalar("f_rest_\(fileRest)") { shNames.append("f_rest_\(fileRest)"); fileRest += 1 }
             guard [0, 9, 24, 45].contains(fileRest) else {
                 throw SceneIOError.badLine(file: file, line: se.line, expected: "0, 9, 24 or 45 f_rest_* properties", found: "\(fileRest)")
             }
@@ -44,9 +44,9 @@ extension PLYReader {
             "vertex": ["packed_position", "packed_rotation", "packed_scale", "packed_color"],
             "sh": Set(shNames)], progress: progress)
         guard let cc = cols["chunk"], let vc = cols["vertex"] else { return SplatCloud(shDegree: degree) }
-        func col(_ c: PLYColumns, _ s: String) -> [Float] { (c.scalars[s] ?? []).map { Float($0) } }
+        func col(_ c: PLYColumns, _ s: String) -> [Double] { c.scalars[s] ?? [] }
         let ch = chunkNames.map { col(cc, $0) }
-        let hasColor = colorNames.allSatisfy { cc.scalars[$0] != nil }
+        let hasColor = colorNames.allSatisfy { ce.isScalar($0) }
         let cr = hasColor ? colorNames.map { col(cc, $0) } : []
         func packed(_ s: String) -> [UInt32] { (vc.scalars[s] ?? []).map { UInt32(truncatingIfNeeded: exactInt($0) ?? 0) } }
         let pp = packed("packed_position"), pr = packed("packed_rotation"), ps = packed("packed_scale"), pc = packed("packed_color")
@@ -56,9 +56,10 @@ extension PLYReader {
         cloud.reserveCapacity(n)
         let kept = SplatCloud.restCount(degree: degree)
         var rest = [Float](repeating: 0, count: kept * 3)
-        @inline(__always) func lerp(_ a: Float, _ b: Float, _ t: Float) -> Float { a + (b - a) * t }
-        @inline(__always) func unpack111011(_ v: UInt32) -> Vec3 {
-            Vec3(Float(v >> 21) / 2047, Float((v >> 11) & 1023) / 1023, Float(v & 2047) / 2047)
+        // Double arithmetic, as the JavaScript reference does, rounded to Float at the end.
+        @inline(__always) func lerp(_ a: Double, _ b: Double, _ t: Double) -> Float { Float(a * (1 - t) + b * t) }
+        @inline(__always) func unpack111011(_ v: UInt32) -> SIMD3<Double> {
+            SIMD3(Double(v >> 21) / 2047, Double((v >> 11) & 1023) / 1023, Double(v & 2047) / 2047)
         }
         for i in 0..<n {
             let c = i / chunkSize
@@ -84,10 +85,9 @@ extension PLYReader {
             default: q = Quaternion(w: a, x: b, y: d, z: m)
             }
             let col = pc[i]
-            var rgb = Vec3(Float(col >> 24) / 255, Float((col >> 16) & 255) / 255, Float((col >> 8) & 255) / 255)
-            if hasColor {
-                rgb = Vec3(lerp(cr[0][c], cr[3][c], rgb.x), lerp(cr[1][c], cr[4][c], rgb.y), lerp(cr[2][c], cr[5][c], rgb.z))
-            }
+            let u = SIMD3<Double>(Double(col >> 24) / 255, Double((col >> 16) & 255) / 255, Double((col >> 8) & 255) / 255)
+            let rgb = hasColor ? Vec3(lerp(cr[0][c], cr[3][c], u.x), lerp(cr[1][c], cr[4][c], u.y), lerp(cr[2][c], cr[5][c], u.z))
+                               : Vec3(Float(u.x), Float(u.y), Float(u.z))
             let opacity = Float(col & 255) / 255
             if kept > 0 {
                 let per = fileRest / 3

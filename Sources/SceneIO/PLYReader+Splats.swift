@@ -16,7 +16,7 @@ struct GaussianLayout {
     /// Validates the f_rest count of a vertex element and derives the degree.
     init(_ v: PLYElement, file: String) throws {
         var n = 0
-        while v.index(of: "f_rest_\(n)") != nil { n += 1 }
+        while v.isScalar("f_rest_\(n)") { n += 1 }
         let deg: Int
         switch n {
         case 0: deg = 0
@@ -28,8 +28,8 @@ struct GaussianLayout {
             throw SceneIOError.badLine(file: file, line: v.line, expected: "0, 9, 24, 45 or 72 f_rest_* properties", found: "\(n)")
         }
         for name in ["f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"]
-        where v.index(of: name) == nil {
-            throw SceneIOError.badLine(file: file, line: v.line, expected: "3DGS vertex property \(name)", found: "none")
+        where !v.isScalar(name) {
+            throw SceneIOError.badLine(file: file, line: v.line, expected: "3DGS scalar vertex property \(name)", found: "none")
         }
         fileRest = n; degree = deg
     }

@@ -41,7 +41,7 @@ enum PLYReader {
             throw SceneIOError.badLine(file: file, line: h.bodyLine - 1, expected: "an element vertex", found: h.elements.map(\.name).joined(separator: ","))
         }
         guard v.has("x", "y", "z") else {
-            throw SceneIOError.badLine(file: file, line: v.line, expected: "vertex properties x, y, z", found: v.properties.map(\.name).joined(separator: ","))
+            throw SceneIOError.badLine(file: file, line: v.line, expected: "scalar vertex properties x, y, z", found: v.properties.map(\.name).joined(separator: ","))
         }
         return v
     }
@@ -62,12 +62,12 @@ enum PLYReader {
 
     /// RGBA colours from red/green/blue[/alpha] (integers scaled by their type's maximum), or [].
     static func colors(_ c: PLYColumns, _ v: PLYElement) -> [Vec4] {
-        guard let r = c.scalars["red"], let g = c.scalars["green"], let b = c.scalars["blue"],
+        guard v.has("red", "green", "blue"), let r = c.scalars["red"], let g = c.scalars["green"], let b = c.scalars["blue"],
               let ri = v.index(of: "red") else { return [] }
-        let a = c.scalars["alpha"]
+        let a = v.isScalar("alpha") ? c.scalars["alpha"] : nil
         let scale = Float(1 / (v.properties[ri].type.integerMax ?? 1))
         var aScale: Float = 1
-        if let ai = v.index(of: "alpha") { aScale = Float(1 / (v.properties[ai].type.integerMax ?? 1)) }
+        if v.isScalar("alpha"), let ai = v.index(of: "alpha") { aScale = Float(1 / (v.properties[ai].type.integerMax ?? 1)) }
         var out = [Vec4](); out.reserveCapacity(c.count)
         for i in 0..<c.count {
             let col = Vec4(Float(r[i]) * scale, Float(g[i]) * scale, Float(b[i]) * scale, a.map { Float($0[i]) * aScale } ?? 1)

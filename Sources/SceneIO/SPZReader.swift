@@ -31,7 +31,8 @@ enum SPZReader {
         guard view.count >= 2 else { throw SceneIOError.truncated(file: file, offset: 0, expected: "an .spz header") }
         let payload: [UInt8]
         let header: Header
-        if view.u8(0) == 0x1f && view.u8(1) == 0x8b {
+        let gzipped = view.u8(0) == 0x1f && view.u8(1) == 0x8b
+        if gzipped {
             // v2/v3: the whole file is gzip; inflate the header first, then exactly the payload size.
             let head = try Decompress.gunzip(view.bytes, limit: 16, file: file)
             guard head.count == 16 else { throw SceneIOError.truncated(file: file, offset: view.count, expected: "a 16-byte NGSP header inside the gzip stream") }
@@ -63,7 +64,7 @@ enum SPZReader {
         progress?(view.count, view.count)
         let props = ["position 3×int24", "alpha u8", "color 3×u8", "scale 3×u8", header.version >= 3 ? "rotation u32 smallest-three" : "rotation 3×u8", "sh \(header.fileRest)×3 u8"]
         return ReadResult(scene: .splats(cloud), format: .spz,
-                          variant: header.version >= 4 ? "zstd streams (RUB→RDF)" : "gzip (RUB→RDF)",
+                          variant: header.version >= 4 ? "zstd streams (RUB→RDF)" : gzipped ? "gzip (RUB→RDF)" : "uncompressed (RUB→RDF)",
                           version: "\(header.version)",
                           elements: [SceneInfo.Element(name: "gaussian", count: header.count, properties: props)])
     }

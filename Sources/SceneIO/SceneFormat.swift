@@ -58,8 +58,8 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
             if ["v", "vt", "vn", "f", "o", "g", "mtllib", "usemtl", "s"].contains(String(k)) { return .obj }
             break
         }
+        // A .ply or .spz name with the wrong magic goes to its reader, which names the problem.
         if hint == .ply || hint == .spz { return hint }
-        if !bytes.isEmpty && bytes.count % 32 == 0 && hint == nil { return nil }
         return nil
     }
 }

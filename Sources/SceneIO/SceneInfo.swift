@@ -49,7 +49,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
         case .points(let p): kind = "points"; count = p.count; triangles = 0; shDegree = nil
         }
         let b = r.scene.bounds
-        if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x, b.min.y, b.min.z]; boundsMax = [b.max.x, b.max.y, b.max.z] }
+        if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x + 0, b.min.y + 0, b.min.z + 0]; boundsMax = [b.max.x + 0, b.max.y + 0, b.max.z + 0] }
     }
 
     /// Human-readable multi-line summary.
