@@ -45,7 +45,7 @@ let package = Package(
                                "HeadTracking", "Procedural", "CAllocationCounter"],
                 swiftSettings: fast),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "CSDL2",
+                          dependencies: ["Viewer", "SceneIO", "HeadTracking", "CSDL2",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 
