@@ -4,6 +4,9 @@
 ///
 /// All levels live in one block allocated at creation and never changed, so renderers read
 /// them through raw pointers from any thread with no reference counting in their loops.
+/// Each level is stored with one extra column and row that repeat its first column and row
+/// (row stride `width + 1`), so a bilinear footprint (x, x+1) × (y, y+1) never wraps in memory
+/// and the right-hand pair of texels can be loaded as one 64-bit value.
 public final class Texture: @unchecked Sendable {
     /// One mip level inside the texture's storage.
     public struct Level: Sendable {
@@ -13,6 +16,8 @@ public final class Texture: @unchecked Sendable {
         public let height: Int
         /// Offset of the level's first texel (top-left) in `texels`.
         public let offset: Int
+        /// Texels from one row to the next (`width + 1`).
+        public var stride: Int { width + 1 }
     }
 
     /// Mip levels, level 0 the full-size picture, the last 1×1.
@@ -36,11 +41,18 @@ public final class Texture: @unchecked Sendable {
         var total = 0
         for p in pictures {
             levels.append(Level(width: p.width, height: p.height, offset: total))
-            total += p.width * p.height
+            total += (p.width + 1) * (p.height + 1)
         }
         let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: total)
         for (p, l) in zip(pictures, levels) {
-            p.pixels.withUnsafeBufferPointer { (storage + l.offset).initialize(from: $0.baseAddress!, count: $0.count) }
+            p.pixels.withUnsafeBufferPointer { src in
+                for y in 0...p.height {
+                    let row = storage + l.offset + y * l.stride
+                    let srcRow = src.baseAddress! + (y % p.height) * p.width
+                    row.initialize(from: srcRow, count: p.width)
+                    row[p.width] = srcRow[0]
+                }
+            }
         }
         texels = storage
         texelCount = total
@@ -59,8 +71,12 @@ public final class Texture: @unchecked Sendable {
     /// Level `i` as a picture (a copy).
     public func image(level i: Int) -> RGBAImage {
         let l = levels[i]
-        return RGBAImage(width: l.width, height: l.height,
-                         pixels: Array(UnsafeBufferPointer(start: texels + l.offset, count: l.width * l.height)))
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(l.width * l.height)
+        for y in 0..<l.height {
+            pixels += UnsafeBufferPointer(start: texels + l.offset + y * l.stride, count: l.width)
+        }
+        return RGBAImage(width: l.width, height: l.height, pixels: pixels)
     }
 
     /// 2×2 box filter (clamping at odd edges).

@@ -13,7 +13,7 @@ public enum BinaryLocator {
         return existing.max { a, b in
             let da = (try? FileManager.default.attributesOfItem(atPath: a)[.modificationDate] as? Date) ?? .distantPast
             let db = (try? FileManager.default.attributesOfItem(atPath: b)[.modificationDate] as? Date) ?? .distantPast
-            return (da ?? .distantPast) < (db ?? .distantPast)
+            return da < db
         }
     }
 

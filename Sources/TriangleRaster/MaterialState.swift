@@ -43,7 +43,7 @@ enum TextureSampler {
         var x1 = x0 &+ 1, y1 = y0 &+ 1
         if x1 >= w { x1 = 0 }; if y1 >= h { y1 = 0 }
         let base = texels + l.offset
-        let r0 = base + y0 &* w, r1 = base + y1 &* w
+        let r0 = base + y0 &* l.stride, r1 = base + y1 &* l.stride
         let a = unpack(r0[x0]), b = unpack(r0[x1]), c = unpack(r1[x0]), d = unpack(r1[x1])
         let top = a + (b - a) * tx
         let bottom = c + (d - c) * tx
@@ -69,12 +69,11 @@ enum TextureSampler {
         if y0 < 0 { y0 &+= h }
         if x0 >= w { x0 &-= w }
         if y0 >= h { y0 &-= h }
-        let x1 = x0 &+ 1 == w ? 0 : x0 &+ 1
-        let y1 = y0 &+ 1 == h ? 0 : y0 &+ 1
-        let base = texels + offset
-        let r0 = base + Int(y0 &* w), r1 = base + Int(y1 &* w)
-        let top = lerpPacked(r0[Int(x0)], r0[Int(x1)], tx)
-        let bottom = lerpPacked(r1[Int(x0)], r1[Int(x1)], tx)
+        // The level's padding column and row hold the wrapped neighbours: x0 + 1 and y0 + 1 are in memory.
+        let stride = Int(w) + 1
+        let r0 = texels + offset + Int(y0) * stride + Int(x0), r1 = r0 + stride
+        let top = lerpPacked(r0[0], r0[1], tx)
+        let bottom = lerpPacked(r1[0], r1[1], tx)
         return lerpPacked(top, bottom, ty)
     }
 

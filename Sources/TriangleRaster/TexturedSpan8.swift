@@ -56,18 +56,17 @@ extension TileRasterizer {
                 let iy = unsafeBitCast(_mm256_cvttps_epi32((fy * 256).rounded(.down)), to: SIMD8<Int32>.self)
                 var x0 = ix &>> 8, y0 = iy &>> 8
                 let tx = SIMD8<UInt32>(truncatingIfNeeded: ix & 255), ty = SIMD8<UInt32>(truncatingIfNeeded: iy & 255)
-                // Repeat wrapping with arithmetic masks (v >> 31 is −1 for negative v).
+                // Repeat wrapping with arithmetic masks (v >> 31 is −1 for negative v); the level's
+                // padding column and row make x0 + 1 and y0 + 1 valid addresses.
                 x0 = x0 &+ (SIMD8(repeating: lw) & (x0 &>> 31))
                 y0 = y0 &+ (SIMD8(repeating: lh) & (y0 &>> 31))
                 x0 = x0 &- (SIMD8(repeating: lw) & ((lw &- 1 &- x0) &>> 31))
                 y0 = y0 &- (SIMD8(repeating: lh) & ((lh &- 1 &- y0) &>> 31))
-                var x1 = x0 &+ 1, y1 = y0 &+ 1
-                x1 = x1 &- (SIMD8(repeating: lw) & ((lw &- 1 &- x1) &>> 31))
-                y1 = y1 &- (SIMD8(repeating: lh) & ((lh &- 1 &- y1) &>> 31))
-                let r0 = y0 &* lw, r1 = y1 &* lw
+                let stride = lw &+ 1
+                let i0 = y0 &* stride &+ x0, i1 = i0 &+ stride
                 let base = UnsafePointer(texels + level.offset)
-                let t00 = gather(base, r0 &+ x0), t10 = gather(base, r0 &+ x1)
-                let t01 = gather(base, r1 &+ x0), t11 = gather(base, r1 &+ x1)
+                let (t00, t10) = gatherPairs(base, i0)
+                let (t01, t11) = gatherPairs(base, i1)
                 let top = lerpPacked8(t00, t10, tx), bottom = lerpPacked8(t01, t11, tx)
                 var texel = lerpPacked8(top, bottom, ty)
                 if shade != 256 {
@@ -90,6 +89,13 @@ extension TileRasterizer {
     }
 
     #if arch(x86_64)
+    /// For eight texel indices, the texels and their right-hand neighbours (two 4-lane 64-bit gathers).
+    @inline(__always) static func gatherPairs(_ base: UnsafePointer<UInt32>, _ idx: SIMD8<Int32>) -> (SIMD8<UInt32>, SIMD8<UInt32>) {
+        let a = unsafeBitCast(csimd_gather_pairs_u32(base, unsafeBitCast(idx.lowHalf, to: __m128i.self)), to: SIMD8<UInt32>.self)
+        let b = unsafeBitCast(csimd_gather_pairs_u32(base, unsafeBitCast(idx.highHalf, to: __m128i.self)), to: SIMD8<UInt32>.self)
+        return (SIMD8(lowHalf: a.evenHalf, highHalf: b.evenHalf), SIMD8(lowHalf: a.oddHalf, highHalf: b.oddHalf))
+    }
+
     @inline(__always) static func gather(_ base: UnsafePointer<UInt32>, _ idx: SIMD8<Int32>) -> SIMD8<UInt32> {
         unsafeBitCast(csimd_gather_u32(base, unsafeBitCast(idx, to: __m256i.self)), to: SIMD8<UInt32>.self)
     }

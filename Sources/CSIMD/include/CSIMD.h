@@ -9,6 +9,10 @@
 static inline __m256i csimd_gather_u32(const unsigned int *base, __m256i idx) {
     return _mm256_i32gather_epi32((const int *)base, idx, 4);
 }
+/// Four 64-bit loads at base + idx[i] 32-bit units (vpgatherdq): a texel and its right neighbour.
+static inline __m256i csimd_gather_pairs_u32(const unsigned int *base, __m128i idx) {
+    return _mm256_i32gather_epi64((const long long *)base, idx, 4);
+}
 #define CSIMD_HAS_AVX2 1
 #endif
 #endif
