@@ -17,7 +17,7 @@ struct CubeCommand: ParsableCommand {
     func run() throws {
         let description = try room.description()
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, head: head, frames: frames,
-                               modelFile: nil) { screen in
+                               modelFile: nil) { screen, _ in
             MeshScene(room: try description.room(screen: screen))
         }
     }

@@ -15,12 +15,24 @@ struct OpenCommand: ParsableCommand {
     @OptionGroup var head: HeadOptions
     @Option(help: .hidden) var frames: Int?
 
+    /// Files larger than this load inside the window, with a progress bar.
+    static let windowLoadBytes = 32 << 20
+
     func run() throws {
-        let loader = try SceneLoader(path: file, options: try model.options(), progress: LoadProgress.reporter(for: file))
+        let options = try model.options()
         let isFile = FileManager.default.fileExists(atPath: file) && !file.lowercased().hasSuffix(".json")
+        // Small files are read before the window opens, so their errors come first; large ones load
+        // inside the window with a progress bar (and the terminal's progress line).
+        let large = isFile && ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) > Self.windowLoadBytes
+        let early = large ? nil : try SceneLoader(path: file, options: options, progress: LoadProgress.reporter(for: file))
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, head: head, frames: frames,
-                               modelFile: isFile ? file : nil) { screen in
-            try loader.scene(screen: screen)
+                               modelFile: isFile ? file : nil) { screen, windowProgress in
+            let terminal = LoadProgress.reporter(for: file)
+            let loader = try early ?? SceneLoader(path: file, options: options) { done, total in
+                terminal?(done, total)
+                windowProgress(done, total)
+            }
+            return try loader.scene(screen: screen)
         }
     }
 }

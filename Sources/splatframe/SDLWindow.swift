@@ -74,6 +74,9 @@ final class SDLWindow {
         return (max(1, Int(w)), max(1, Int(h)))
     }
 
+    /// Lets the window system process pending events (keeps the window responsive during long work).
+    func pumpEvents() { SDL_PumpEvents() }
+
     /// Sets the title bar text.
     func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
 
