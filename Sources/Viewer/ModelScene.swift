@@ -25,6 +25,8 @@ public final class ModelScene: Scene {
     public let room: TriangleMesh?
     /// Background colour (0…1) where nothing is drawn.
     public var background = Vec3(0, 0, 0)
+    /// Splats: Mip-Splatting-style opacity compensation (off = the 3DGS reference image).
+    public var antialias = false
 
     public init(name: String, content: Content, fit: SceneFit, placement: Placement, room: TriangleMesh? = nil) {
         self.name = name; self.content = content; self.fit = fit; self.placement = placement; self.room = room
@@ -59,6 +61,7 @@ public final class ModelScene: Scene {
             // similarity V·M, camera-space positions, depths and covariances stay in metres.
             var cam = camera
             cam.view = camera.view * model
+            context.splats.antialias = antialias
             let t = context.splats.render(splats, camera: cam, into: target, depthTest: room != nil)
             stats.splat = t
         }

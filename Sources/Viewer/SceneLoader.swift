@@ -30,6 +30,8 @@ public struct SceneLoader {
         public var twoSided = true
         /// Cull back faces (closed, consistently wound meshes).
         public var cullBackFaces = false
+        /// Splats: Mip-Splatting-style opacity compensation (off reproduces the 3DGS reference).
+        public var antialias = false
         public init() {}
     }
 
@@ -93,6 +95,12 @@ public struct SceneLoader {
     }
 
     private func modelScene(_ loaded: LoadedScene, name: String, sidecar: String?, screen: ScreenGeometry) throws -> ModelScene {
+        let scene = try placedModel(loaded, name: name, sidecar: sidecar, screen: screen)
+        scene.antialias = options.antialias
+        return scene
+    }
+
+    private func placedModel(_ loaded: LoadedScene, name: String, sidecar: String?, screen: ScreenGeometry) throws -> ModelScene {
         let saved = try sidecar.flatMap { try Placement.load(sidecarFor: $0) }
         let depth = screen.width
         let room = options.room ? CubeRoom(screen: screen, showTargets: false).mesh() : nil
@@ -146,6 +154,7 @@ extension ModelScene {
     func ownCoordinatesCopy() -> ModelScene {
         let m = ModelScene(name: name, content: content, fit: fit, placement: placement, room: nil)
         m.ownCoordinates = true
+        m.antialias = antialias
         return m
     }
 }

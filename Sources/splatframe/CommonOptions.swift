@@ -27,6 +27,8 @@ struct ModelOptionGroup: ParsableArguments {
     @Flag(help: "Show the model inside the parallax-cube room.") var room = false
     @Flag(help: "Cull back faces of meshes (closed, consistently wound meshes).") var cull = false
     @Flag(help: "Light back faces of meshes as if they were front faces.") var twoSided = false
+    @Flag(help: "Splats: Mip-Splatting-style opacity compensation against aliasing (off = the 3DGS reference image).")
+    var antialias = false
 
     func options(defaultTwoSided: Bool = true) throws -> SceneLoader.ModelOptions {
         var o = SceneLoader.ModelOptions()
@@ -39,6 +41,7 @@ struct ModelOptionGroup: ParsableArguments {
         o.room = room
         o.cullBackFaces = cull
         o.twoSided = twoSided || defaultTwoSided
+        o.antialias = antialias
         return o
     }
 }
