@@ -17,10 +17,10 @@
 // drawn first) are kept: splats behind it are ignored and composited over its colour.
 //
 // Steady state allocates nothing (buffers grow once; the worker pool runs capture-free
-// stage functions). Measure with the hidden `splatframe bench-splats` command.
+// stage functions). Measure with `splatframe bench generate:N` (or any splat file).
 //
 // Files: SplatRenderer (orchestration, StageWork) and one extension per stage (+Preprocess,
 // +Sort, +Binning, +Blend); SplatTunables (every constant); PreparedSplats (compact SoA copy);
 // ProjectedSplat (per-frame record); FrameSetup (camera constants); FastExp and LaneMask
-// (SIMD helpers); SphericalHarmonics; WorkerPool; ScratchBuffer; SplatStageTimes.
+// (SIMD helpers); SphericalHarmonics; ScratchBuffer; SplatStageTimes. Threads: RenderCore.WorkerPool.
 import RenderCore
