@@ -36,7 +36,7 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var replay: ReplayOptions
 
     func run() throws {
-        try runReportingErrors { try measure() }
+        try measure()
     }
 
     func measure() throws {

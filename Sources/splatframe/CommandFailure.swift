@@ -1,19 +1,7 @@
-// CommandFailure — one-line errors on stderr and exit code 2 for every subcommand.
+// CommandFailure — a plain error for commands; `SplatFrameCommand.mainReportingErrors` prints
+// every error as one line on stderr with exit code 2.
 import ArgumentParser
 import Foundation
-
-/// Runs `body`; on any error prints `splatframe: error: …` (one line) to stderr and exits with 2.
-func runReportingErrors(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let e as ExitCode {
-        throw e
-    } catch {
-        let line = "\(error)".replacingOccurrences(of: "\n", with: " ")
-        FileHandle.standardError.write(Data("splatframe: error: \(line)\n".utf8))
-        throw ExitCode(2)
-    }
-}
 
 /// A plain error carrying its message.
 struct CommandError: Error, CustomStringConvertible {

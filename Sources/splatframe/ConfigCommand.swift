@@ -11,13 +11,11 @@ struct ConfigCommand: ParsableCommand {
     @OptionGroup var head: HeadOptions
 
     func run() throws {
-        try runReportingErrors {
-            let (_, s) = try head.effectiveSettings(configPath: config)
-            print("config file: \(s.configPath)" + (s.configFound ? "" : " (not found; using defaults)"))
-            let width = s.rows.map(\.name.count).max() ?? 0
-            for r in s.rows {
-                print(r.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + r.value + "  [" + r.origin.rawValue + "]")
-            }
+        let (_, s) = try head.effectiveSettings(configPath: config)
+        print("config file: \(s.configPath)" + (s.configFound ? "" : " (not found; using defaults)"))
+        let width = s.rows.map(\.name.count).max() ?? 0
+        for r in s.rows {
+            print(r.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + r.value + "  [" + r.origin.rawValue + "]")
         }
     }
 }

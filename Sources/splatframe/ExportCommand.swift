@@ -24,7 +24,7 @@ struct ExportCommand: ParsableCommand {
     static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif", "avi"]
 
     func run() throws {
-        try runReportingErrors { try export() }
+        try export()
     }
 
     func export() throws {

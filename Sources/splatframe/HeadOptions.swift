@@ -4,7 +4,7 @@ import HeadTracking
 
 /// `@OptionGroup var head: HeadOptions` adds the head-tracking flags to a command.
 /// Values stay strings here and are parsed by `resolved()` so that bad values produce the
-/// project's one-line error with exit code 2 (inside `runReportingErrors`).
+/// project's one-line error with exit code 2 (see `SplatFrameCommand.mainReportingErrors`).
 struct HeadOptions: ParsableArguments {
     @Option(name: .customLong("head"), help: "Head source: mouse, fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT], webcam.")
     var head: String?

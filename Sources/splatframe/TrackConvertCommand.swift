@@ -14,17 +14,15 @@ struct TrackConvertCommand: ParsableCommand {
     @Flag(help: "Skip bad lines (and count them) instead of failing.") var lenient = false
 
     func run() throws {
-        try runReportingErrors {
-            var log = try PoseLogReader(lenient: lenient).read(path: input)
-            if let a = axes { log = log.remapped(try AxisMapping(parsing: a)) }
-            if recenter { log = log.recentred() }
-            try PoseLogWriter.write(log, to: output, comment: [
-                "converted by splatframe track convert from \(input) (\(log.format.rawValue))",
-                "axes \(axes ?? "x,y,z"), recentred \(recenter), skipped lines \(log.skippedLines)",
-            ])
-            print("wrote \(log.samples.count) samples (\(String(format: "%.1f", log.duration)) s) to \(output)"
-                  + (log.skippedLines > 0 ? "; skipped \(log.skippedLines) bad lines" : ""))
-        }
+        var log = try PoseLogReader(lenient: lenient).read(path: input)
+        if let a = axes { log = log.remapped(try AxisMapping(parsing: a)) }
+        if recenter { log = log.recentred() }
+        try PoseLogWriter.write(log, to: output, comment: [
+            "converted by splatframe track convert from \(input) (\(log.format.rawValue))",
+            "axes \(axes ?? "x,y,z"), recentred \(recenter), skipped lines \(log.skippedLines)",
+        ])
+        print("wrote \(log.samples.count) samples (\(String(format: "%.1f", log.duration)) s) to \(output)"
+              + (log.skippedLines > 0 ? "; skipped \(log.skippedLines) bad lines" : ""))
     }
 }
 

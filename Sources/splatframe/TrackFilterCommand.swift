@@ -18,30 +18,28 @@ struct TrackFilterCommand: ParsableCommand {
     @Option(help: "Seed for --noise.") var seed: UInt64 = 1
 
     func run() throws {
-        try runReportingErrors {
-            let spec = try FilterSpec(parsing: filter)
-            if let p = predict, !(p >= 0 && p <= 1000) {
-                throw HeadTrackingError.badSpec(what: "--predict", value: "\(p)", expected: "0…1000 ms")
-            }
-            let clean = try PoseLogReader(lenient: lenient).read(path: log)
-            var raw = clean
-            if let n = noise {
-                guard n >= 0, n.isFinite else { throw HeadTrackingError.badSpec(what: "--noise", value: "\(n)", expected: "millimetres ≥ 0") }
-                raw = raw.withNoise(sigma: n / 1000, seed: seed)
-            }
-            let filtered = PositionFilter.apply(spec, predictHorizon: predict.map { $0 / 1000 }, to: raw)
-            let r = TrackingAnalysis.report(raw: raw, filtered: filtered, reference: noise == nil ? nil : clean)
-            func mm(_ v: Double?) -> String { v.map { String(format: "%.3f mm", $0 * 1000) } ?? "n/a (no still windows)" }
-            let lag = r.lag.map { String(format: "%.0f ms", $0 * 1000) } ?? "n/a"
-            try PoseLogWriter.write(filtered, to: out, comment: [
-                "filtered by splatframe track filter from \(log) with \(spec)" + (predict.map { ", predict \($0) ms" } ?? ""),
-                "jitter raw \(mm(r.rawJitter)), filtered \(mm(r.filteredJitter)); lag \(lag)",
-            ])
-            print("filter: \(spec)" + (predict.map { " + predict \($0) ms" } ?? "") + (noise.map { ", raw + \($0) mm noise (seed \(seed))" } ?? ""))
-            print("samples: \(raw.samples.count), \(String(format: "%.1f", raw.duration)) s; still windows: \(r.stillWindows) (\(String(format: "%.1f", r.stillSeconds)) s)")
-            print("jitter (RMS while still): raw \(mm(r.rawJitter)), filtered \(mm(r.filteredJitter))")
-            print("lag (cross-correlation, filtered behind raw): \(lag)")
-            print("wrote \(out)")
+        let spec = try FilterSpec(parsing: filter)
+        if let p = predict, !(p >= 0 && p <= 1000) {
+            throw HeadTrackingError.badSpec(what: "--predict", value: "\(p)", expected: "0…1000 ms")
         }
+        let clean = try PoseLogReader(lenient: lenient).read(path: log)
+        var raw = clean
+        if let n = noise {
+            guard n >= 0, n.isFinite else { throw HeadTrackingError.badSpec(what: "--noise", value: "\(n)", expected: "millimetres ≥ 0") }
+            raw = raw.withNoise(sigma: n / 1000, seed: seed)
+        }
+        let filtered = PositionFilter.apply(spec, predictHorizon: predict.map { $0 / 1000 }, to: raw)
+        let r = TrackingAnalysis.report(raw: raw, filtered: filtered, reference: noise == nil ? nil : clean)
+        func mm(_ v: Double?) -> String { v.map { String(format: "%.3f mm", $0 * 1000) } ?? "n/a (no still windows)" }
+        let lag = r.lag.map { String(format: "%.0f ms", $0 * 1000) } ?? "n/a"
+        try PoseLogWriter.write(filtered, to: out, comment: [
+            "filtered by splatframe track filter from \(log) with \(spec)" + (predict.map { ", predict \($0) ms" } ?? ""),
+            "jitter raw \(mm(r.rawJitter)), filtered \(mm(r.filteredJitter)); lag \(lag)",
+        ])
+        print("filter: \(spec)" + (predict.map { " + predict \($0) ms" } ?? "") + (noise.map { ", raw + \($0) mm noise (seed \(seed))" } ?? ""))
+        print("samples: \(raw.samples.count), \(String(format: "%.1f", raw.duration)) s; still windows: \(r.stillWindows) (\(String(format: "%.1f", r.stillSeconds)) s)")
+        print("jitter (RMS while still): raw \(mm(r.rawJitter)), filtered \(mm(r.filteredJitter))")
+        print("lag (cross-correlation, filtered behind raw): \(lag)")
+        print("wrote \(out)")
     }
 }

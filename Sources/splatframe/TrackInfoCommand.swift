@@ -10,26 +10,24 @@ struct TrackInfoCommand: ParsableCommand {
     @Flag(help: "Skip bad lines instead of failing.") var lenient = false
 
     func run() throws {
-        try runReportingErrors {
-            let l = try PoseLogReader(lenient: lenient).read(path: log)
-            func v(_ x: Vec3d) -> String { String(format: "%.4f, %.4f, %.4f", x.x, x.y, x.z) }
-            print("file: \(log)")
-            print("format: \(l.format.rawValue)")
-            print("samples: \(l.samples.count)" + (l.skippedLines > 0 ? " (skipped \(l.skippedLines) bad lines)" : ""))
-            print(String(format: "duration: %.3f s, mean rate %.2f Hz", l.duration, l.meanRate))
-            if let b = l.bounds {
-                print("min (m): \(v(b.min))")
-                print("max (m): \(v(b.max))")
-                print("range (m): \(v(b.max - b.min))")
-            }
-            if let m = l.medianPosition { print("median (m): \(v(m))") }
-            print("rotation: \(l.hasRotation ? "yes" : "no"), confidence: \(l.hasConfidence ? "yes" : "no")")
-            let w = TrackingAnalysis.stillWindows(l)
-            if let j = TrackingAnalysis.jitter(l, windows: w) {
-                print(String(format: "jitter while still: %.3f mm RMS over %d windows of 0.5 s", j * 1000, w.count))
-            } else {
-                print("jitter while still: n/a (no still windows)")
-            }
+        let l = try PoseLogReader(lenient: lenient).read(path: log)
+        func v(_ x: Vec3d) -> String { String(format: "%.4f, %.4f, %.4f", x.x, x.y, x.z) }
+        print("file: \(log)")
+        print("format: \(l.format.rawValue)")
+        print("samples: \(l.samples.count)" + (l.skippedLines > 0 ? " (skipped \(l.skippedLines) bad lines)" : ""))
+        print(String(format: "duration: %.3f s, mean rate %.2f Hz", l.duration, l.meanRate))
+        if let b = l.bounds {
+            print("min (m): \(v(b.min))")
+            print("max (m): \(v(b.max))")
+            print("range (m): \(v(b.max - b.min))")
+        }
+        if let m = l.medianPosition { print("median (m): \(v(m))") }
+        print("rotation: \(l.hasRotation ? "yes" : "no"), confidence: \(l.hasConfidence ? "yes" : "no")")
+        let w = TrackingAnalysis.stillWindows(l)
+        if let j = TrackingAnalysis.jitter(l, windows: w) {
+            print(String(format: "jitter while still: %.3f mm RMS over %d windows of 0.5 s", j * 1000, w.count))
+        } else {
+            print("jitter while still: n/a (no still windows)")
         }
     }
 }

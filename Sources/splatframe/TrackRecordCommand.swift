@@ -23,52 +23,50 @@ struct TrackRecordCommand: ParsableCommand {
     @Option(help: "Config file (default $XDG_CONFIG_HOME/splatframe/config.json).") var config: String?
 
     func run() throws {
-        try runReportingErrors {
-            guard duration > 0, duration.isFinite, rate > 0, rate <= 1000 else {
-                throw CommandError("--duration must be > 0 and --rate in (0, 1000]")
-            }
-            var options = HeadTrackingOptions()
-            options.head = try HeadSourceSpec(parsing: head)
-            options.filter = try filter.map(FilterSpec.init(parsing:))
-            if let p = predict, !(p >= 0 && p <= 1000) { throw CommandError("--predict must be 0…1000 ms") }
-            options.predictMs = predict
-            options.loop = loop
-            guard speed > 0, speed.isFinite else { throw CommandError("--speed must be > 0") }
-            options.speed = speed
-            options.recenter = recenter
-            options.axes = try axes.map(AxisMapping.init(parsing:))
-            options.lenient = lenient
-            if case .mouse = options.head { throw CommandError("--head mouse needs a window; use fixed:, replay: or udp") }
-            let path = config ?? TrackingConfig.defaultPath()
-            let settings = SettingsResolver.resolve(config: try TrackingConfig.load(path: path), configPath: path, flags: options)
-            let source = try HeadSourceFactory.make(settings.head.value, settings: settings, options: options)
-            let tracker = HeadTracker(source: source, settings: settings.trackerSettings)
-            let recorder = try PoseRecorder(path: out, comment: [
-                "recorded by splatframe track record: head \(settings.head.value), filter \(settings.filter.value)",
-            ])
-            try source.start()
-            defer { source.stop() }
-            let t0 = MonotonicClock.now()
-            var counts: [TrackingState: Int] = [:]
-            var frame = 0
-            while true {
-                let target = t0 + Double(frame) / rate
-                let now = MonotonicClock.now()
-                if target > now { Thread.sleep(forTimeInterval: target - now) }
-                let t = MonotonicClock.now()
-                if t - t0 > duration { break }
-                let pose = tracker.pose(at: t)
-                try recorder.record(pose)
-                counts[pose.state, default: 0] += 1
-                frame += 1
-            }
-            try recorder.close()
-            let states = TrackingState.allCases.compactMap { s in counts[s].map { "\(s.rawValue) \($0)" } }.joined(separator: ", ")
-            print("recorded \(recorder.rows) frames to \(out) (\(states))")
-            if let udp = source as? UDPSource {
-                let s = udp.status()
-                print("udp: received \(s.received), accepted \(s.accepted), dropped wrong size \(s.wrongSize), non-finite \(s.nonFinite), out of range \(s.outOfRange)")
-            }
+        guard duration > 0, duration.isFinite, rate > 0, rate <= 1000 else {
+            throw CommandError("--duration must be > 0 and --rate in (0, 1000]")
+        }
+        var options = HeadTrackingOptions()
+        options.head = try HeadSourceSpec(parsing: head)
+        options.filter = try filter.map(FilterSpec.init(parsing:))
+        if let p = predict, !(p >= 0 && p <= 1000) { throw CommandError("--predict must be 0…1000 ms") }
+        options.predictMs = predict
+        options.loop = loop
+        guard speed > 0, speed.isFinite else { throw CommandError("--speed must be > 0") }
+        options.speed = speed
+        options.recenter = recenter
+        options.axes = try axes.map(AxisMapping.init(parsing:))
+        options.lenient = lenient
+        if case .mouse = options.head { throw CommandError("--head mouse needs a window; use fixed:, replay: or udp") }
+        let path = config ?? TrackingConfig.defaultPath()
+        let settings = SettingsResolver.resolve(config: try TrackingConfig.load(path: path), configPath: path, flags: options)
+        let source = try HeadSourceFactory.make(settings.head.value, settings: settings, options: options)
+        let tracker = HeadTracker(source: source, settings: settings.trackerSettings)
+        let recorder = try PoseRecorder(path: out, comment: [
+            "recorded by splatframe track record: head \(settings.head.value), filter \(settings.filter.value)",
+        ])
+        try source.start()
+        defer { source.stop() }
+        let t0 = MonotonicClock.now()
+        var counts: [TrackingState: Int] = [:]
+        var frame = 0
+        while true {
+            let target = t0 + Double(frame) / rate
+            let now = MonotonicClock.now()
+            if target > now { Thread.sleep(forTimeInterval: target - now) }
+            let t = MonotonicClock.now()
+            if t - t0 > duration { break }
+            let pose = tracker.pose(at: t)
+            try recorder.record(pose)
+            counts[pose.state, default: 0] += 1
+            frame += 1
+        }
+        try recorder.close()
+        let states = TrackingState.allCases.compactMap { s in counts[s].map { "\(s.rawValue) \($0)" } }.joined(separator: ", ")
+        print("recorded \(recorder.rows) frames to \(out) (\(states))")
+        if let udp = source as? UDPSource {
+            let s = udp.status()
+            print("udp: received \(s.received), accepted \(s.accepted), dropped wrong size \(s.wrongSize), non-finite \(s.nonFinite), out of range \(s.outOfRange)")
         }
     }
 }
