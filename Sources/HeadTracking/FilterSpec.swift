@@ -65,10 +65,13 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .none: return "none"
-        case .ema(let a): return "ema:\(a)"
-        case let .oneEuro(m, b, d): return "oneeuro:\(m),\(b),\(d)"
+        case .ema(let a): return "ema:\(Self.number(a))"
+        case let .oneEuro(m, b, d): return "oneeuro:\(Self.number(m)),\(Self.number(b)),\(Self.number(d))"
         }
     }
+
+    /// A number as a user would type it: `20`, not `20.0`.
+    private static func number(_ v: Double) -> String { String(format: "%g", v) }
 
     /// A fresh filter for 3-D positions.
     public func makeFilter() -> PositionFilter { PositionFilter(self) }

@@ -20,9 +20,9 @@ public enum HeadSourceFactory {
                             clock: @escaping ClockFunction = MonotonicClock.now) throws -> any PoseSource {
         switch spec {
         case .mouse:
-            let s = settings.screen.value
+            let s = settings.geometry.screen
             return MouseSource(screenSize: SIMD2(Double(s.width), Double(s.height)),
-                               distance: settings.neutralEye.value.z, clock: clock)
+                               distance: settings.geometry.neutralEye.z, clock: clock)
         case .fixed(let eye):
             return FixedSource(eye: eye, clock: clock)
         case .replay(let path):

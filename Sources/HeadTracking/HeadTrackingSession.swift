@@ -1,16 +1,18 @@
 // HeadTrackingSession — source + tracker + optional recorder, built from flags and config.
 import RenderCore
+import Settings
 
 /// Everything a window, bench or export run needs for head tracking, in one object.
 ///
 /// ```swift
-/// let session = try HeadTrackingSession(options: head.resolved(), displayScreen: reportedSize)
+/// let session = try HeadTrackingSession(options: head.resolved(), config: config, configPath: path,
+///                                       geometry: setup.trackingGeometry)
 /// try session.start()
 /// defer { session.stop() }
 /// // window:  session.mouse?.update(normalizedX:normalizedY:), session.mouse?.scroll(delta:)
 /// let pose = session.pose(at: MonotonicClock.now())          // live, once per frame
 /// let pose = session.pose(atFrameTime: Double(i) / fps)     // bench/export: deterministic
-/// let camera = OffAxisFrustum.camera(eye: pose.eye, screen: session.screen, width: w, height: h)
+/// let camera = setup.camera(eye: pose.eye, width: w, height: h)   // Viewer's ViewingSetup
 /// ```
 public final class HeadTrackingSession {
     /// The effective settings and where each came from.
@@ -26,15 +28,13 @@ public final class HeadTrackingSession {
     /// The first recording error, if any (recording then stops; the frame loop goes on).
     public private(set) var recordError: HeadTrackingError?
 
-    /// Builds the session: loads the config (`configPath` or the XDG default), resolves
-    /// settings, creates the source and, with `--record`, the recorder. Throws
-    /// `HeadTrackingError` (bad config, unreadable log, webcam not available, …).
-    public init(options: HeadTrackingOptions, configPath: String? = nil, screenFlag: ScreenGeometry? = nil,
-                displayScreen: ScreenGeometry? = nil, clock: @escaping ClockFunction = MonotonicClock.now) throws {
-        let path = configPath ?? TrackingConfig.defaultPath()
-        let config = try TrackingConfig.load(path: path)
-        let s = SettingsResolver.resolve(config: config, configPath: path, flags: options,
-                                         screenFlag: screenFlag, displayScreen: displayScreen)
+    /// Builds the session from flags and an already read config file (`config` nil: defaults;
+    /// the caller decides whether the user's file is read at all), resolves the settings,
+    /// creates the source and, with `--record`, the recorder. Throws `HeadTrackingError`
+    /// (bad config value, unreadable log, webcam not available, …).
+    public init(options: HeadTrackingOptions, config: ConfigFile? = nil, configPath: String? = nil,
+                geometry: TrackingGeometry = TrackingGeometry(), clock: @escaping ClockFunction = MonotonicClock.now) throws {
+        let s = try SettingsResolver.resolve(config: config, configPath: configPath, flags: options, geometry: geometry)
         self.settings = s
         self.options = options
         self.source = try HeadSourceFactory.make(s.head.value, settings: s, options: options, clock: clock)
@@ -44,8 +44,8 @@ public final class HeadTrackingSession {
         }
     }
 
-    /// The physical screen (metres) to pass to `OffAxisFrustum`.
-    public var screen: ScreenGeometry { settings.screen.value }
+    /// The length of the replayed log in seconds (nil when the source is not a replay).
+    public var replayDuration: Double? { (source as? ReplaySource)?.duration }
 
     /// The mouse source, when that is the source (the window feeds it cursor and wheel events).
     public var mouse: MouseSource? { source as? MouseSource }

@@ -12,4 +12,11 @@ public protocol PoseSource: AnyObject, Sendable {
     func stop()
     /// The newest sample, or nil when nothing has arrived yet.
     func latest() -> PoseSample?
+    /// A one-line account of what the source has received so far (packets, frames, drops) for
+    /// logs and the HUD, or nil when there is nothing to say.
+    var statusSummary: String? { get }
+}
+
+extension PoseSource {
+    public var statusSummary: String? { nil }
 }

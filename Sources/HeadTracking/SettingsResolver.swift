@@ -1,34 +1,34 @@
 // SettingsResolver — effective head-tracking settings and where each value came from.
 import Foundation
 import RenderCore
+import Settings
 
-/// Where an effective setting came from.
-public enum SettingOrigin: String, Sendable, Equatable {
-    case `default` = "default"
-    case configFile = "config file"
-    case flag = "flag"
-    case display = "display"
+/// The geometry head tracking works in, decided by the viewing set-up (Viewer), not by
+/// tracking: the physical screen, the neutral eye, and how much head motion is scaled.
+public struct TrackingGeometry: Sendable, Equatable {
+    /// The physical screen (metres): the mouse maps the window onto it; the webcam sits on it.
+    public var screen: ScreenGeometry
+    /// Where the eye rests when tracking is lost, and the centre of movement scaling (metres).
+    public var neutralEye: Vec3d
+    /// Multiplies the head's offset from the neutral eye (1 = true parallax).
+    public var movementScale: Double
+
+    public init(screen: ScreenGeometry = .fallback, neutralEye: Vec3d = Vec3d(0, 0, 0.6), movementScale: Double = 1) {
+        self.screen = screen; self.neutralEye = neutralEye; self.movementScale = movementScale
+    }
 }
 
-/// A value plus its origin.
-public struct Resolved<Value: Sendable & Equatable>: Sendable, Equatable {
-    public var value: Value
-    public var origin: SettingOrigin
-    public init(_ value: Value, _ origin: SettingOrigin) { self.value = value; self.origin = origin }
-}
-
-/// The effective head-tracking settings of a run. Precedence: flag > config file >
-/// display (screen size only) > default.
+/// The effective head-tracking settings of a run. Precedence: flag > config file > default.
 public struct EffectiveTrackingSettings: Sendable, Equatable {
-    public var configPath: String
+    /// The config file read, or nil when none was (hermetic runs: bench, export, tests).
+    public var configPath: String?
     public var configFound: Bool
-    public var screen: Resolved<ScreenGeometry>
+    /// The viewing set-up's geometry (not resolved here).
+    public var geometry: TrackingGeometry
     public var cameraPosition: Resolved<Vec3d>
-    public var neutralEye: Resolved<Vec3d>
     public var head: Resolved<HeadSourceSpec>
     public var filter: Resolved<FilterSpec>
     public var predictMs: Resolved<Double>
-    public var movementScale: Resolved<Double>
     public var axisStrength: Resolved<Vec3d>
     public var opentrackAxes: Resolved<AxisMapping>
     public var opentrackOrigin: Resolved<String>
@@ -38,16 +38,16 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
         var s = HeadTrackerSettings()
         s.filter = filter.value
         s.predictionHorizon = predictMs.value > 0 ? predictMs.value / 1000 : nil
-        s.movementScale = movementScale.value
+        s.movementScale = geometry.movementScale
         s.axisStrength = axisStrength.value
-        s.neutralEye = neutralEye.value
+        s.neutralEye = geometry.neutralEye
         return s
     }
 
     /// The opentrack → screen mapping these values imply.
     public var opentrackMapping: OpentrackMapping {
         OpentrackMapping(axes: opentrackAxes.value, scale: Vec3d(repeating: 0.01),
-                         offset: opentrackOrigin.value == "camera" ? cameraPosition.value : neutralEye.value)
+                         offset: opentrackOrigin.value == "camera" ? cameraPosition.value : geometry.neutralEye)
     }
 
     /// One `(name, value, origin)` row per setting, for `splatframe config`.
@@ -55,13 +55,10 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
         func n(_ d: Double) -> String { String(format: "%g", (d * 1e6).rounded() / 1e6) }
         func v(_ x: Vec3d, _ unit: Double = 1) -> String { "\(n(x.x * unit)),\(n(x.y * unit)),\(n(x.z * unit))" }
         return [
-            ("screen", "\(n((Double(screen.value.width) * 1000).rounded()))x\(n((Double(screen.value.height) * 1000).rounded())) mm", screen.origin),
             ("camera position", v(cameraPosition.value, 1000) + " mm", cameraPosition.origin),
-            ("neutral eye", v(neutralEye.value, 1000) + " mm", neutralEye.origin),
             ("head", head.value.description, head.origin),
             ("filter", filter.value.description, filter.origin),
             ("predict", "\(n(predictMs.value)) ms", predictMs.origin),
-            ("movement scale", n(movementScale.value), movementScale.origin),
             ("axis strength", v(axisStrength.value), axisStrength.origin),
             ("opentrack axes", opentrackAxes.value.description, opentrackAxes.origin),
             ("opentrack origin", opentrackOrigin.value, opentrackOrigin.origin),
@@ -69,44 +66,35 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
     }
 }
 
-/// Resolves effective settings from defaults, the config file, the display and flags.
+/// Resolves effective tracking settings from defaults, the config file and flags.
 public enum SettingsResolver {
-    /// Combines the sources. `screenFlag` is a `--screen` size from the command line (if the
-    /// executable has one); `displayScreen` is the size the display reports (if any).
-    /// Config values were validated when loading, so parse failures here fall back to defaults.
-    public static func resolve(config: TrackingConfig?, configPath: String, flags: HeadTrackingOptions,
-                               screenFlag: ScreenGeometry? = nil, displayScreen: ScreenGeometry? = nil) -> EffectiveTrackingSettings {
-        let c = config ?? TrackingConfig()
-        func pick<T>(_ flag: T?, _ file: T?, _ def: T) -> Resolved<T> {
-            if let flag { return Resolved(flag, .flag) }
-            if let file { return Resolved(file, .configFile) }
-            return Resolved(def, .default)
-        }
+    /// Combines the sources. `config` is the file read from `configPath` (nil: none read or
+    /// none there). A string-valued key that does not parse (`filter`, `head`, `opentrackAxes`)
+    /// throws `HeadTrackingError.badConfig` naming the file.
+    public static func resolve(config: ConfigFile?, configPath: String?, flags: HeadTrackingOptions,
+                               geometry: TrackingGeometry = TrackingGeometry()) throws -> EffectiveTrackingSettings {
+        let c = config ?? ConfigFile()
         func vec(_ a: [Double]?, _ scale: Double = 1) -> Vec3d? {
             guard let a, a.count == 3 else { return nil }
             return Vec3d(a[0], a[1], a[2]) * scale
         }
-        var screen: Resolved<ScreenGeometry>
-        if let s = screenFlag { screen = Resolved(s, .flag) }
-        else if c.screenWidthMM != nil || c.screenHeightMM != nil {
-            let base = displayScreen ?? .fallback
-            screen = Resolved(ScreenGeometry(width: c.screenWidthMM.map { Float($0 / 1000) } ?? base.width,
-                                             height: c.screenHeightMM.map { Float($0 / 1000) } ?? base.height), .configFile)
-        } else if let d = displayScreen { screen = Resolved(d, .display) }
-        else { screen = Resolved(.fallback, .default) }
-
-        let cameraDefault = Vec3d(0, Double(screen.value.height) / 2 + 0.02, 0)
+        func parsed<T>(_ key: String, _ s: String?, _ parse: (String) throws -> T) throws -> T? {
+            guard let s else { return nil }
+            do { return try parse(s) } catch {
+                throw HeadTrackingError.badConfig(file: configPath ?? "config", reason: "\(key): \(error)")
+            }
+        }
+        let cameraDefault = Vec3d(0, Double(geometry.screen.height) / 2 + 0.02, 0)
         return EffectiveTrackingSettings(
             configPath: configPath, configFound: config != nil,
-            screen: screen,
-            cameraPosition: pick(nil, vec(c.cameraPositionMM, 0.001), cameraDefault),
-            neutralEye: pick(nil, vec(c.neutralEyeMM, 0.001), Vec3d(0, 0, 0.6)),
-            head: pick(flags.requestedSource, c.head.flatMap { try? HeadSourceSpec(parsing: $0) }, .default),
-            filter: pick(flags.filter, c.filter.flatMap { try? FilterSpec(parsing: $0) }, .default),
-            predictMs: pick(flags.predictMs, c.predictMs, 0),
-            movementScale: pick(flags.movementScale, c.movementScale, 1),
-            axisStrength: pick(flags.axisStrength, vec(c.axisStrength), Vec3d(1, 1, 1)),
-            opentrackAxes: pick(nil, c.opentrackAxes.flatMap { try? AxisMapping(parsing: $0) }, OpentrackMapping.defaultAxes),
-            opentrackOrigin: pick(nil, c.opentrackOrigin.map { $0 == "camera" ? "camera" : "centred" }, "centred"))
+            geometry: geometry,
+            cameraPosition: .pick(flag: nil, file: vec(c.cameraPositionMM, 0.001), default: cameraDefault),
+            head: .pick(flag: flags.requestedSource, file: try parsed("head", c.head, HeadSourceSpec.init(parsing:)), default: .default),
+            filter: .pick(flag: flags.filter, file: try parsed("filter", c.filter, FilterSpec.init(parsing:)), default: .default),
+            predictMs: .pick(flag: flags.predictMs, file: c.predictMs, default: 0),
+            axisStrength: .pick(flag: flags.axisStrength, file: vec(c.axisStrength), default: Vec3d(1, 1, 1)),
+            opentrackAxes: .pick(flag: nil, file: try parsed("opentrackAxes", c.opentrackAxes, AxisMapping.init(parsing:)),
+                                 default: OpentrackMapping.defaultAxes),
+            opentrackOrigin: .pick(flag: nil, file: c.opentrackOrigin.map { $0 == "camera" ? "camera" : "centred" }, default: "centred"))
     }
 }

@@ -71,6 +71,11 @@ public final class UDPSource: PoseSource {
     /// The counters so far.
     public func status() -> UDPStatus { state.withLock { $0.status } }
 
+    public var statusSummary: String? {
+        let s = status()
+        return "udp: received \(s.received), accepted \(s.accepted), dropped wrong size \(s.wrongSize), non-finite \(s.nonFinite), out of range \(s.outOfRange)"
+    }
+
     public func latest() -> PoseSample? { state.withLock { $0.latest } }
 
     /// Binds the socket and starts the receiving thread. Throws `HeadTrackingError.socket`

@@ -15,11 +15,19 @@ public enum OffAxisFrustum {
     /// Projection and view matrices for `eye` (screen space, metres; `eye.z` must be > 0).
     public static func matrices(eye: Vec3, screen: ScreenGeometry,
                                 near: Float = defaultNear, far: Float = defaultFar) -> (projection: Matrix4, view: Matrix4) {
+        matrices(eye: eye, rect: ScreenRect(screen: screen), near: near, far: far)
+    }
+
+    /// Projection and view matrices for `eye` looking through `rect`, a part of the screen
+    /// plane (a window's rectangle): l = (minX − x)·n/z, r = (maxX − x)·n/z, b = (minY − y)·n/z,
+    /// t = (maxY − y)·n/z.
+    public static func matrices(eye: Vec3, rect: ScreenRect,
+                                near: Float = defaultNear, far: Float = defaultFar) -> (projection: Matrix4, view: Matrix4) {
         let s = near / eye.z
-        let l = (-screen.width / 2 - eye.x) * s
-        let r = (screen.width / 2 - eye.x) * s
-        let b = (-screen.height / 2 - eye.y) * s
-        let t = (screen.height / 2 - eye.y) * s
+        let l = (rect.minX - eye.x) * s
+        let r = (rect.maxX - eye.x) * s
+        let b = (rect.minY - eye.y) * s
+        let t = (rect.maxY - eye.y) * s
         return (Matrix4.frustum(left: l, right: r, bottom: b, top: t, near: near, far: far),
                 Matrix4.translation(-eye))
     }
@@ -28,7 +36,14 @@ public enum OffAxisFrustum {
     public static func camera(eye: Vec3, screen: ScreenGeometry, width: Int, height: Int,
                               near: Float = defaultNear, far: Float = defaultFar,
                               background: Vec3 = Vec3(0, 0, 0)) -> Camera {
-        let (p, v) = matrices(eye: eye, screen: screen, near: near, far: far)
+        camera(eye: eye, rect: ScreenRect(screen: screen), width: width, height: height, near: near, far: far, background: background)
+    }
+
+    /// A full camera for an image of `width`×`height` pixels spanning `rect` of the screen plane.
+    public static func camera(eye: Vec3, rect: ScreenRect, width: Int, height: Int,
+                              near: Float = defaultNear, far: Float = defaultFar,
+                              background: Vec3 = Vec3(0, 0, 0)) -> Camera {
+        let (p, v) = matrices(eye: eye, rect: rect, near: near, far: far)
         return Camera(width: width, height: height, view: v, projection: p, background: background)
     }
 }

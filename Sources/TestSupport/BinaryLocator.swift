@@ -17,14 +17,29 @@ public enum BinaryLocator {
         }
     }
 
-    /// Runs a command to completion and returns its exit code, stdout and stderr.
+    /// `environment` (default: this process's) with `XDG_CONFIG_HOME`, `XDG_CACHE_HOME`,
+    /// `XDG_DATA_HOME` and `XDG_PICTURES_DIR` pointed at an empty folder unless already set by
+    /// the caller, so that a binary run by a test never reads or writes the developer's own
+    /// config, cache or pictures.
+    public static func hermetic(_ environment: [String: String]? = nil) -> [String: String] {
+        var env = environment ?? ProcessInfo.processInfo.environment
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("splatframe-test-home").path
+        for (key, sub) in [("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data"),
+                           ("XDG_PICTURES_DIR", "pictures")] where environment?[key] == nil {
+            env[key] = base + "/" + sub
+        }
+        return env
+    }
+
+    /// Runs a command to completion (in a `hermetic` environment) and returns its exit code,
+    /// stdout and stderr.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
         -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
-        if let environment { p.environment = environment }
+        p.environment = hermetic(environment)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out; p.standardError = err
         try p.run()

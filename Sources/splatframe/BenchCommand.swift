@@ -13,7 +13,8 @@ struct BenchCommand: ParsableCommand {
         discussion: """
         The eye follows --track LOG (replayed by frame: frame i at i/--path-rate s), stays fixed with \
         --camera CAM.json (the scene in its own coordinates, as glref and `render --camera`), or else \
-        flies a slow figure-eight 0.6 m in front of the screen. Frame time = Scene.render wall clock.
+        flies a slow figure-eight 0.6 m in front of the screen. Frame time = Scene.render wall clock. \
+        Hermetic: no config file is read unless --config names one; the JSON records the settings used.
         """)
 
     @Argument(help: "cube, sphere:N, generate:N (N-splat procedural scene), a scene JSON, mesh or splat file.")
@@ -33,6 +34,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .customLong("two-sided"), help: "Two-sided lighting for meshes (glref --two-sided).") var twoSided = false
     @Option(name: .customLong("path-rate"), help: "Eye path / track sampling rate in frames per second.") var pathRate: Double = 60
     @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
 
     func run() throws {
@@ -50,7 +52,9 @@ struct BenchCommand: ParsableCommand {
             throw ViewerError.badOption(name: "--track/--camera", value: "", reason: "give at most one of --track LOG and --camera CAM.json")
         }
         let threads = try WindowOptions(threads: self.threads).validatedThreads()
-        let (screen, _) = try screenOptions.screen()
+        let config = try configOption.hermetic()
+        let setup = ViewingSetup.resolve(screenFlag: try screenOptions.flag(), movementScaleFlag: try replay.movementScaleFlag(),
+                                         config: config.file)
         let sweepSpec = try sweep.map { try BenchmarkSweep(parsing: $0) }
         if csv != nil && sweepSpec == nil {
             throw ViewerError.badOption(name: "--csv", value: csv!, reason: "needs --sweep")
@@ -59,7 +63,9 @@ struct BenchCommand: ParsableCommand {
 
         var base = BenchmarkConfiguration(scene: scene, threads: threads, frames: frames, warmup: warmup)
         base.repeats = repeats
-        base.screen = screen
+        base.setup = setup
+        base.config = config.file
+        base.configPath = config.path
         base.pathRate = pathRate
         base.twoSided = twoSided
         base.trackOptions = try replay.resolved()
@@ -99,7 +105,7 @@ struct BenchCommand: ParsableCommand {
             if let c = sceneCache, c.name == config.scene { sceneObject = c.scene } else {
                 sceneCache = nil
                 let own: Bool = { if case .camera = config.eye { return true }; return false }()
-                sceneObject = try BenchmarkSceneFactory.make(config.scene, screen: config.screen, ownCoordinates: own, twoSided: config.twoSided)
+                sceneObject = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value, ownCoordinates: own, twoSided: config.twoSided)
                 sceneCache = (config.scene, sceneObject)
             }
             let r = try BenchmarkRunner.run(config, scene: sceneObject,

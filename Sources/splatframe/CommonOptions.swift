@@ -2,21 +2,38 @@ import ArgumentParser
 import Foundation
 import Procedural
 import RenderCore
+import Settings
 import Viewer
 
-/// The physical screen size option shared by the window and render commands.
+/// The physical screen size option shared by the window, render, bench and export commands.
 struct ScreenOptions: ParsableArguments {
     @Option(name: .customLong("screen-mm"), help: "Physical screen size W,H in millimetres (default: the config file's, the display's, else 600,340).")
     var screenMM: String?
 
     /// The validated `--screen-mm`, if given.
     func flag() throws -> ScreenGeometry? { try screenMM.map { try OptionParsing.screenMillimetres($0) } }
+}
 
-    /// The screen from `--screen-mm`, else `detected`, else the fallback, with where it came from.
-    func screen(detected: ScreenGeometry? = nil) throws -> (ScreenGeometry, String) {
-        if let s = try flag() { return (s, "--screen-mm") }
-        if let d = detected { return (d, "display DPI") }
-        return (.fallback, "default")
+/// `--config FILE`. The window reads the user's config file (this flag, else the XDG default);
+/// `render`, `bench` and `export` are hermetic: they read a config file only when this flag names one.
+struct ConfigOption: ParsableArguments {
+    @Option(help: "Config file (window default: $XDG_CONFIG_HOME/splatframe/config.json; render/bench/export read one only when given).")
+    var config: String?
+
+    init() {}
+    init(config: String?) { self.config = config }
+
+    /// For interactive commands: the named file (which must exist) or the XDG default (which may not).
+    func interactive() throws -> (file: ConfigFile?, path: String) {
+        if let config { return (try ConfigFile.loadRequired(path: config), config) }
+        let path = ConfigFile.defaultPath()
+        return (try ConfigFile.load(path: path), path)
+    }
+
+    /// For hermetic commands: the named file, or nothing at all.
+    func hermetic() throws -> (file: ConfigFile?, path: String?) {
+        guard let config else { return (nil, nil) }
+        return (try ConfigFile.loadRequired(path: config), config)
     }
 }
 
@@ -87,6 +104,8 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Window size WxH in pixels.") var size: String = "1280x720"
     @Flag(help: "Start fullscreen.") var fullscreen = false
     @Option(help: "Render threads (default: one per core).") var threads: Int?
+    @Option(name: .customLong("stats-every"), help: "Print frame time and resident memory on stderr every S seconds (soak runs).")
+    var statsEvery: Double?
 
     func validatedThreads() throws -> Int {
         guard let t = threads else { return CoreCount.available }

@@ -10,13 +10,14 @@ struct CubeCommand: ParsableCommand {
 
     @OptionGroup var room: RoomOptions
     @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var configOption: ConfigOption
     @OptionGroup var windowOptions: WindowOptions
     @OptionGroup var head: HeadOptions
     @Option(help: .hidden) var frames: Int?
 
     func run() throws {
         let description = try room.description()
-        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, head: head, frames: frames,
+        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head, frames: frames,
                                modelFile: nil) { screen, _ in
             MeshScene(room: try description.room(screen: screen))
         }

@@ -8,7 +8,7 @@ import Viewer
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Render a head-track replay frame by frame to a PNG sequence or a video (ffmpeg).",
-        discussion: "Frame i shows the log at i/fps seconds; two exports of the same log give identical frames. An --out ending in .mp4/.mkv/.mov/.webm/.gif/.avi is a video made by the ffmpeg command; anything else is a directory of frame_NNNNN.png.")
+        discussion: "Frame i shows the log at i/fps seconds; two exports of the same log give identical frames. No config file is read unless --config names one. An --out ending in .mp4/.mkv/.mov/.webm/.gif/.avi is a video made by the ffmpeg command; anything else is a directory of frame_NNNNN.png.")
 
     @Argument(help: "cube, sphere:N, generate:N, a scene JSON, mesh or splat file.") var scene: String = "cube"
     @Option(help: "Head-track log to replay.") var track: String
@@ -19,6 +19,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("max-frames"), help: "Stop after this many frames.") var maxFrames: Int?
     @Flag(help: "No progress bar.") var quiet = false
     @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
 
     static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif", "avi"]
@@ -34,16 +35,18 @@ struct ExportCommand: ParsableCommand {
         guard FileManager.default.isReadableFile(atPath: track) else {
             throw ViewerError.badOption(name: "--track", value: track, reason: "no such file")
         }
-        let (screen, _) = try screenOptions.screen()
+        let config = try configOption.hermetic()
+        let setup = ViewingSetup.resolve(screenFlag: try screenOptions.flag(), movementScaleFlag: try replay.movementScaleFlag(),
+                                         config: config.file)
         let isVideo = Self.videoExtensions.contains((out as NSString).pathExtension.lowercased())
         if isVideo, FFmpegSink.findExecutable() == nil {
             throw ViewerError.badOption(name: "--out", value: out,
                                         reason: "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg); give a directory for a PNG sequence instead")
         }
-        let sceneObject = try BenchmarkSceneFactory.make(scene, screen: screen, ownCoordinates: false)
+        let sceneObject = try BenchmarkSceneFactory.make(scene, screen: setup.screen.value, ownCoordinates: false)
         let exporter = try ReplayExporter(scene: sceneObject, track: track, fps: fps, width: s.width, height: s.height,
-                                          threads: threads, screen: screen,
-                                          options: try replay.resolved(),
+                                          threads: threads, setup: setup,
+                                          options: try replay.resolved(), config: config.file, configPath: config.path,
                                           frameLimit: maxFrames)
         let sink: ReplayFrameSink = isVideo ? try FFmpegSink(path: out, width: s.width, height: s.height, fps: fps)
                                             : try PNGSequenceSink(directory: out)

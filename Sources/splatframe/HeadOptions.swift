@@ -66,12 +66,4 @@ struct HeadOptions: ParsableArguments {
         o.lenient = lenient
         return o
     }
-
-    /// Loads the config file and resolves the effective settings with these flags.
-    func effectiveSettings(configPath: String? = nil) throws -> (HeadTrackingOptions, EffectiveTrackingSettings) {
-        let options = try resolved()
-        let path = configPath ?? TrackingConfig.defaultPath()
-        let config = try TrackingConfig.load(path: path)
-        return (options, SettingsResolver.resolve(config: config, configPath: path, flags: options))
-    }
 }

@@ -11,6 +11,7 @@ struct OpenCommand: ParsableCommand {
     var file: String
     @OptionGroup var model: ModelOptionGroup
     @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var configOption: ConfigOption
     @OptionGroup var windowOptions: WindowOptions
     @OptionGroup var head: HeadOptions
     @Option(help: .hidden) var frames: Int?
@@ -25,7 +26,7 @@ struct OpenCommand: ParsableCommand {
         // inside the window with a progress bar (and the terminal's progress line).
         let large = isFile && ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) > Self.windowLoadBytes
         let early = large ? nil : try SceneLoader(path: file, options: options, progress: LoadProgress.reporter(for: file))
-        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, head: head, frames: frames,
+        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head, frames: frames,
                                modelFile: isFile ? file : nil) { screen, windowProgress in
             let terminal = LoadProgress.reporter(for: file)
             let loader = try early ?? SceneLoader(path: file, options: options) { done, total in

@@ -18,6 +18,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .customLong("depth-out"), help: "Also write camera-space depth (metres along −Z, +inf = empty) as PFM.") var depthOut: String?
     @Option(help: "Render threads (default: one per core).") var threads: Int?
     @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var configOption: ConfigOption
     @OptionGroup var room: RoomOptions
     @OptionGroup var model: ModelOptionGroup
 
@@ -26,20 +27,24 @@ struct RenderCommand: ParsableCommand {
             throw ViewerError.badOption(name: "--eye/--camera", value: "", reason: "give exactly one of --eye X,Y,Z or --camera CAM.json")
         }
         let threads = try WindowOptions(threads: self.threads).validatedThreads()
-        var cam: Camera
-        let (screen, _) = try screenOptions.screen()
+        let setup = ViewingSetup.resolve(screenFlag: try screenOptions.flag(), config: try configOption.hermetic().file)
+        let screen = setup.screen.value
+        let source: EyeSource
+        var width = 1280, height = 720
         if let camera {
-            cam = try CameraFile.load(camera)
+            let cam = try CameraFile.load(camera)
             if let size {
                 let s = try OptionParsing.size(size)
                 guard s.width == cam.width && s.height == cam.height else {
                     throw ViewerError.badOption(name: "--size", value: size, reason: "differs from the camera file's \(cam.width)x\(cam.height)")
                 }
             }
+            source = FixedCameraSource(camera: cam)
+            width = cam.width; height = cam.height
         } else {
-            let e = try OptionParsing.eye(eye!)
             let s = try OptionParsing.size(size ?? "1280x720")
-            cam = OffAxisFrustum.camera(eye: e, screen: screen, width: s.width, height: s.height)
+            source = FixedEyeSource(eye: try OptionParsing.eye(eye!))
+            width = s.width; height = s.height
         }
         let sceneObject: Scene
         if let path = scene {
@@ -48,17 +53,14 @@ struct RenderCommand: ParsableCommand {
         } else {
             sceneObject = MeshScene(room: try room.description().room(screen: screen))
         }
-        if camera != nil {
-            (sceneObject as? MeshScene)?.background = cam.background
-            (sceneObject as? ModelScene)?.background = cam.background
-        }
-        let fb = Framebuffer(width: cam.width, height: cam.height)
-        let stats = sceneObject.render(camera: cam, into: fb, context: RenderContext(threads: threads))
+        let driver = FrameDriver(scene: sceneObject, setup: setup, context: RenderContext(threads: threads), width: width, height: height)
+        let record = driver.renderFrame(from: source, index: 0)
+        let fb = driver.framebuffer
         try ImageFile.savePNG(fb.image(), to: out)
         if let depthOut { try PFMFile.save(width: fb.width, height: fb.height, values: fb.depthArray, to: depthOut) }
         FileHandle.standardError.write(Data(String(format: "splatframe: rendered %@ (%d primitives) at %dx%d in %.1f ms -> %@\n",
-                                                   sceneObject.name, sceneObject.primitiveCount, cam.width, cam.height,
-                                                   stats.totalMs, out).utf8))
+                                                   sceneObject.name, sceneObject.primitiveCount, fb.width, fb.height,
+                                                   record.stats.totalMs, out).utf8))
     }
 }
 

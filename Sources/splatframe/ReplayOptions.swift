@@ -12,17 +12,21 @@ struct ReplayOptions: ParsableArguments {
     @Option(name: .customLong("movement-scale"), help: "Replay: multiplies head movement about the neutral eye (1 = true parallax).")
     var movementScale: Double?
 
+    /// The validated `--movement-scale` (a viewing set-up value, not a tracking one).
+    func movementScaleFlag() throws -> Double? {
+        guard let m = movementScale else { return nil }
+        guard m.isFinite, m >= 0, m <= 20 else {
+            throw HeadTrackingError.badSpec(what: "--movement-scale", value: "\(m)", expected: "0…20")
+        }
+        return m
+    }
+
     func resolved() throws -> HeadTrackingOptions {
         var o = HeadTrackingOptions()
         o.recenter = recenter
         o.axes = try axes.map(AxisMapping.init(parsing:))
         o.filter = try filter.map(FilterSpec.init(parsing:))
-        if let m = movementScale {
-            guard m.isFinite, m >= 0, m <= 20 else {
-                throw HeadTrackingError.badSpec(what: "--movement-scale", value: "\(m)", expected: "0…20")
-            }
-            o.movementScale = m
-        }
+        o.movementScale = try movementScaleFlag()
         return o
     }
 }

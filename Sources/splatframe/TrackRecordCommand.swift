@@ -3,6 +3,8 @@ import RenderCore
 import ArgumentParser
 import Foundation
 import HeadTracking
+import Settings
+import Viewer
 
 struct TrackRecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -38,8 +40,9 @@ struct TrackRecordCommand: ParsableCommand {
         options.axes = try axes.map(AxisMapping.init(parsing:))
         options.lenient = lenient
         if case .mouse = options.head { throw CommandError("--head mouse needs a window; use fixed:, replay: or udp") }
-        let path = config ?? TrackingConfig.defaultPath()
-        let settings = SettingsResolver.resolve(config: try TrackingConfig.load(path: path), configPath: path, flags: options)
+        let (file, path) = try ConfigOption(config: config).interactive()
+        let setup = ViewingSetup.resolve(config: file)
+        let settings = try SettingsResolver.resolve(config: file, configPath: path, flags: options, geometry: setup.trackingGeometry)
         let source = try HeadSourceFactory.make(settings.head.value, settings: settings, options: options)
         let tracker = HeadTracker(source: source, settings: settings.trackerSettings)
         let recorder = try PoseRecorder(path: out, comment: [
@@ -64,9 +67,6 @@ struct TrackRecordCommand: ParsableCommand {
         try recorder.close()
         let states = TrackingState.allCases.compactMap { s in counts[s].map { "\(s.rawValue) \($0)" } }.joined(separator: ", ")
         print("recorded \(recorder.rows) frames to \(out) (\(states))")
-        if let udp = source as? UDPSource {
-            let s = udp.status()
-            print("udp: received \(s.received), accepted \(s.accepted), dropped wrong size \(s.wrongSize), non-finite \(s.nonFinite), out of range \(s.outOfRange)")
-        }
+        if let status = source.statusSummary { print(status) }
     }
 }

@@ -6,24 +6,31 @@ import Viewer
 
 /// Opens the window, resolves the screen and head tracking, builds the scene, runs the loop.
 enum WindowLauncher {
-    static func run(windowOptions: WindowOptions, screenOptions: ScreenOptions, head: HeadOptions, frames: Int?,
-                    modelFile: String?, makeScene: (ScreenGeometry, _ progress: @escaping (Int, Int) -> Void) throws -> Scene) throws {
+    static func run(windowOptions: WindowOptions, screenOptions: ScreenOptions, configOption: ConfigOption, head: HeadOptions,
+                    frames: Int?, modelFile: String?,
+                    makeScene: (ScreenGeometry, _ progress: @escaping (Int, Int) -> Void) throws -> Scene) throws {
         let size = try OptionParsing.size(windowOptions.size)
         let threads = try windowOptions.validatedThreads()
+        if let s = windowOptions.statsEvery, !(s > 0 && s.isFinite) {
+            throw ViewerError.badOption(name: "--stats-every", value: "\(s)", reason: "must be a number of seconds > 0")
+        }
         let screenFlag = try screenOptions.flag()
         let headOptions = try head.resolved()
+        let config = try configOption.interactive()
         let window = try SDLWindow(title: "SplatFrame", width: size.width, height: size.height, fullscreen: windowOptions.fullscreen)
-        let session = try HeadTrackingSession(options: headOptions, screenFlag: screenFlag, displayScreen: window.physicalDisplaySize())
-        let screen = session.screen
-        FileHandle.standardError.write(Data(String(format: "splatframe: screen %.3f×%.3f m (from %@), head %@\n",
-                                                   screen.width, screen.height, session.settings.screen.origin.rawValue,
-                                                   "\(session.settings.head.value)").utf8))
+        let setup = ViewingSetup.resolve(screenFlag: screenFlag, movementScaleFlag: headOptions.movementScale,
+                                         config: config.file, display: window.physicalDisplaySize())
+        let session = try HeadTrackingSession(options: headOptions, config: config.file, configPath: config.path,
+                                              geometry: setup.trackingGeometry)
+        FileHandle.standardError.write(Data("splatframe: \(setup.screenDescription), head \(session.settings.head.value)\n".utf8))
         let progress = LoadingScreen(window: window)
-        let scene = try makeScene(screen) { done, total in progress.show(done: done, total: total) }
+        let scene = try makeScene(setup.screen.value) { done, total in progress.show(done: done, total: total) }
         try session.start()
         defer { session.stop() }
-        let loop = WindowSession(window: window, scene: scene, context: RenderContext(threads: threads), tracking: session,
-                                 modelFile: modelFile)
+        let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads),
+                                 width: window.drawableSize.width, height: window.drawableSize.height)
+        let loop = WindowSession(window: window, driver: driver, tracking: session, modelFile: modelFile,
+                                 statsEvery: windowOptions.statsEvery)
         try loop.run(maxFrames: frames)
         if let e = session.recordError { throw e }
     }

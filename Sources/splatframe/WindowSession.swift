@@ -14,11 +14,14 @@ import Viewer
 /// placement next to the file.
 final class WindowSession {
     let window: SDLWindow
-    let scene: Scene
-    let context: RenderContext
+    let driver: FrameDriver
     let tracking: HeadTrackingSession
+    let eyes: LiveEyeSource
     let modelFile: String?
-    let framebuffer = Framebuffer(width: 1, height: 1)
+    /// `--stats-every S`: a line of frame-time and memory figures on stderr every S seconds.
+    let statsEvery: Double?
+    var scene: Scene { driver.scene }
+    var framebuffer: Framebuffer { driver.framebuffer }
 
     private var showHUD = true
     /// Pose publish → frame complete / presented, over the last 120 frames.
@@ -28,9 +31,10 @@ final class WindowSession {
     private var dragging: UInt8 = 0
     private var message: (text: String, until: Double)?
 
-    init(window: SDLWindow, scene: Scene, context: RenderContext, tracking: HeadTrackingSession, modelFile: String?) {
-        self.window = window; self.scene = scene; self.context = context
-        self.tracking = tracking; self.modelFile = modelFile
+    init(window: SDLWindow, driver: FrameDriver, tracking: HeadTrackingSession, modelFile: String?, statsEvery: Double? = nil) {
+        self.window = window; self.driver = driver
+        self.tracking = tracking; self.modelFile = modelFile; self.statsEvery = statsEvery
+        eyes = LiveEyeSource(session: tracking)
     }
 
     /// Runs until the user quits; `maxFrames` (for tests) stops earlier.
@@ -38,26 +42,25 @@ final class WindowSession {
         var running = true
         var frames = 0
         var lastTitle = MonotonicClock.now()
+        let stats = statsEvery.map { SoakStats(every: $0) }
         while running {
             var event = SDL_Event()
             while SDL_PollEvent(&event) != 0 {
                 if !handle(event) { running = false }
             }
             let size = window.drawableSize
-            framebuffer.resize(width: size.width, height: size.height)
-            let start = MonotonicClock.now()
-            let pose = tracking.pose(at: start)
-            let camera = OffAxisFrustum.camera(eye: pose.eye, screen: tracking.screen, width: size.width, height: size.height)
-            let stats = scene.render(camera: camera, into: framebuffer, context: context)
-            let done = MonotonicClock.now()
-            let renderMs = (done - start) * 1000
-            _ = latency.frameComplete(pose: pose, at: done)
-            frameTimes.append(renderMs)
+            driver.resize(width: size.width, height: size.height)
+            // The pose is read inside renderFrame, after event handling: as late as possible.
+            let record = driver.renderFrame(from: eyes, index: frames)
+            let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
+            _ = latency.frameComplete(pose: pose, at: record.complete)
+            frameTimes.append(record.renderMs)
             if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
-            if showHUD { drawHUD(stats: stats, pose: pose) }
+            if showHUD { drawHUD(stats: record.stats, pose: pose) }
             try window.present(framebuffer)
             _ = latency.presented(at: MonotonicClock.now())
             frames += 1
+            stats?.frame(ms: record.renderMs)
             if let maxFrames, frames >= maxFrames { running = false }
             let now = MonotonicClock.now()
             if now - lastTitle > 1 {
@@ -70,7 +73,7 @@ final class WindowSession {
 
     /// Handles one event; false means quit.
     private func handle(_ event: SDL_Event) -> Bool {
-        let model = scene as? ModelScene
+        let placeable = scene.placement != nil
         switch SDL_EventType(rawValue: event.type) {
         case SDL_QUIT:
             return false
@@ -80,49 +83,52 @@ final class WindowSession {
             if key == SDLK_ESCAPE.rawValue || isChar("q") { return false }
             if key == SDLK_F11.rawValue || isChar("f") { window.toggleFullscreen() }
             if isChar("h") { showHUD.toggle() }
-            guard let model else { return true }
+            guard var p = scene.placement else { return true }
+            defer { scene.placement = p }
             let step: Float = .pi / 36
-            if key == SDLK_LEFT.rawValue { model.placement.yaw -= step }
-            if key == SDLK_RIGHT.rawValue { model.placement.yaw += step }
-            if key == SDLK_UP.rawValue { model.placement.pitch -= step }
-            if key == SDLK_DOWN.rawValue { model.placement.pitch += step }
-            if isChar("=") || isChar("+") || key == SDLK_KP_PLUS.rawValue { model.placement.zoom *= 1.1 }
-            if isChar("-") || key == SDLK_KP_MINUS.rawValue { model.placement.zoom /= 1.1 }
+            if key == SDLK_LEFT.rawValue { p.yaw -= step }
+            if key == SDLK_RIGHT.rawValue { p.yaw += step }
+            if key == SDLK_UP.rawValue { p.pitch -= step }
+            if key == SDLK_DOWN.rawValue { p.pitch += step }
+            if isChar("=") || isChar("+") || key == SDLK_KP_PLUS.rawValue { p.zoom *= 1.1 }
+            if isChar("-") || key == SDLK_KP_MINUS.rawValue { p.zoom /= 1.1 }
             if isChar("u") {
-                model.placement.up = model.placement.up.next
-                flash("UP AXIS \(model.placement.up.rawValue.uppercased())")
+                p.up = p.up.next
+                flash("UP AXIS \(p.up.rawValue.uppercased())")
             }
-            if isChar("0") { model.placement = Placement(up: model.placement.up); flash("PLACEMENT RESET") }
+            if isChar("0") { p = Placement(up: p.up); flash("PLACEMENT RESET") }
             if isChar("s"), let file = modelFile {
                 do {
-                    try model.placement.save(sidecarFor: file)
+                    try p.save(sidecarFor: file)
                     flash("SAVED \(Placement.sidecarPath(for: file))")
                 } catch { flash("\(error)") }
             }
         case SDL_MOUSEMOTION:
             let size = window.windowSize
-            if dragging != 0, let model {
+            if dragging != 0, var p = scene.placement {
                 let dx = Float(event.motion.xrel), dy = Float(event.motion.yrel)
                 if dragging == UInt8(SDL_BUTTON_LEFT) {
-                    model.placement.yaw += dx * 0.01
-                    model.placement.pitch += dy * 0.01
+                    p.yaw += dx * 0.01
+                    p.pitch += dy * 0.01
                 } else {
-                    let s = tracking.screen
-                    model.placement.pan[0] += dx / Float(size.width) * s.width
-                    model.placement.pan[1] -= dy / Float(size.height) * s.height
+                    let v = driver.setup.viewport
+                    p.pan[0] += dx / Float(size.width) * v.width
+                    p.pan[1] -= dy / Float(size.height) * v.height
                 }
+                scene.placement = p
             } else {
                 tracking.mouse?.update(normalizedX: (Double(event.motion.x) + 0.5) / Double(size.width),
                                        normalizedY: (Double(event.motion.y) + 0.5) / Double(size.height))
             }
         case SDL_MOUSEBUTTONDOWN:
-            if model != nil { dragging = event.button.button }
+            if placeable { dragging = event.button.button }
         case SDL_MOUSEBUTTONUP:
             dragging = 0
         case SDL_MOUSEWHEEL:
             let ctrl = SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0
-            if let model, ctrl || tracking.mouse == nil {
-                model.placement.zoom *= powf(1.1, Float(event.wheel.y))
+            if var p = scene.placement, ctrl || tracking.mouse == nil {
+                p.zoom *= powf(1.1, Float(event.wheel.y))
+                scene.placement = p
             } else {
                 tracking.mouse?.scroll(delta: Double(event.wheel.y))
             }
@@ -142,10 +148,10 @@ final class WindowSession {
 
     private func drawHUD(stats: FrameStats, pose: HeadPose) {
         let e = pose.eye
-        let s = tracking.screen
+        let s = driver.setup.screen.value
         var lines = [
             String(format: "%.1f MS  %.0f FPS  %dX%d  %d THREADS", median(frameTimes), 1000 / median(frameTimes),
-                   framebuffer.width, framebuffer.height, context.threads),
+                   framebuffer.width, framebuffer.height, driver.context.threads),
             String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", "\(tracking.settings.head.value)".uppercased(),
                    pose.state.rawValue.uppercased(), e.x, e.y, e.z)
                 + (latencySummary.flatMap { $0.frames > 0 ? $0 : nil }.map {
@@ -158,7 +164,7 @@ final class WindowSession {
         } else if stats.raster.trianglesIn > 0 {
             lines.append(String(format: "SETUP %.1f  RASTER %.1f MS", stats.raster.setupMs, stats.raster.rasterMs))
         }
-        lines.append(scene is ModelScene ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  Q QUIT"
+        lines.append(scene.placement != nil ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  Q QUIT"
                                          : "MOVE THE MOUSE TO MOVE YOUR EYE  WHEEL DEPTH  F FULLSCREEN  H HUD  Q QUIT")
         if let m = message, MonotonicClock.now() < m.until { lines.append(m.text) }
         let scale = framebuffer.width >= 1600 ? 2 : 1

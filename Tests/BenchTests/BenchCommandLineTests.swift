@@ -93,3 +93,44 @@ struct BenchCommandLineTests {
         #expect(r.status == 2 && r.stderr.contains("ffmpeg") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
 }
+
+@Suite("bench and export are hermetic")
+struct HermeticBenchTests {
+    /// Runs `bench cube --track` with `XDG_CONFIG_HOME` pointing at a folder whose config
+    /// file holds `userConfig` (nil: no file), plus `extra` arguments; returns the result and the last frame.
+    static func bench(userConfig: String?, extra: [String] = []) throws -> (BenchmarkResult, Data) {
+        let dir = TestData.temporaryDirectory("hermetic-bench")
+        let xdg = dir.appendingPathComponent("xdg")
+        try FileManager.default.createDirectory(at: xdg.appendingPathComponent("splatframe"), withIntermediateDirectories: true)
+        if let userConfig {
+            try userConfig.write(to: xdg.appendingPathComponent("splatframe/config.json"), atomically: true, encoding: .utf8)
+        }
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = xdg.path
+        let json = dir.appendingPathComponent("r.json").path, png = dir.appendingPathComponent("last.png").path
+        let r = try BinaryLocator.run(try BenchCommandLineTests.binary(),
+                                      ["bench", "cube", "--track", BenchCommandLineTests.track, "--frames", "30", "--warmup", "0",
+                                       "--path-rate", "10", "--size", "64x36", "--threads", "1", "--json", json, "--out", png] + extra,
+                                      environment: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        return (try #require(try BenchmarkDocument.load(json).results.first), try Data(contentsOf: URL(fileURLWithPath: png)))
+    }
+
+    @Test func theUsersConfigNeverChangesABenchButConfigDoes() throws {
+        let ema = #"{"filter": "ema:0.05", "screenWidthMM": 400, "screenHeightMM": 250}"#
+        let (plain, plainFrame) = try Self.bench(userConfig: nil)
+        let (withUserEMA, userFrame) = try Self.bench(userConfig: ema)
+        #expect(plainFrame == userFrame, "the user's config file changed the frames")
+        #expect(plain.settings == withUserEMA.settings)
+        let s = try #require(plain.settings)
+        #expect(s.configFile == nil && s.screenOrigin == "default" && s.screenMM == [600, 340])
+        #expect(s.filter == "oneeuro:0.3,20,1" && s.predictMs == 0 && s.movementScale == 1)
+
+        let emaFile = TestData.temporaryDirectory("hermetic-config").appendingPathComponent("ema.json").path
+        try ema.write(toFile: emaFile, atomically: true, encoding: .utf8)
+        let (named, namedFrame) = try Self.bench(userConfig: nil, extra: ["--config", emaFile])
+        let n = try #require(named.settings)
+        #expect(n.configFile == emaFile && n.filter == "ema:0.05" && n.screenOrigin == "config file" && n.screenMM == [400, 250])
+        #expect(namedFrame != plainFrame, "--config's EMA filter and screen must change the frames")
+    }
+}

@@ -47,10 +47,10 @@ struct BenchStatisticsTests {
 
     @Test func figureEightStaysInFrontOfTheScreen() {
         for i in 0..<480 {
-            let e = BenchmarkRunner.figureEight(at: Double(i) / 60)
+            let e = FigureEightEyeSource.eye(at: Double(i) / 60)
             #expect(abs(e.x) <= 0.15 + 1e-6 && abs(e.y) <= 0.05 + 1e-6 && e.z == 0.6)
         }
-        let a = BenchmarkRunner.figureEight(at: 0), b = BenchmarkRunner.figureEight(at: BenchmarkRunner.figureEightPeriod)
+        let a = FigureEightEyeSource.eye(at: 0), b = FigureEightEyeSource.eye(at: FigureEightEyeSource.period)
         #expect(abs(a.x - b.x) < 1e-6 && abs(a.y - b.y) < 1e-6 && a.z == b.z)
     }
 }

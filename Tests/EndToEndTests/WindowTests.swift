@@ -37,7 +37,7 @@ struct WindowTests {
         let app = Process()
         app.executableURL = URL(fileURLWithPath: binary)
         app.arguments = ["cube", "--size", "1280x720", "--screen-mm", "600,340"]
-        app.environment = env
+        app.environment = BinaryLocator.hermetic(env)
         let err = Pipe()
         app.standardError = err
         try app.run()

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import RenderCore
+import Settings
 @testable import HeadTracking
 
 @Suite struct SpecAndConfigTests {
@@ -20,31 +21,32 @@ import RenderCore
     }
 
     @Test func webcamIsRecognisedButNotAvailable() throws {
-        let settings = SettingsResolver.resolve(config: nil, configPath: "-", flags: HeadTrackingOptions())
+        let settings = try SettingsResolver.resolve(config: nil, configPath: "-", flags: HeadTrackingOptions())
         #expect(throws: HeadTrackingError.notAvailable("webcam head tracking (a later issue); use --head mouse, udp or replay:LOG")) {
             try HeadSourceFactory.make(.webcam(device: nil), settings: settings)
         }
     }
 
     @Test func resolverPrecedenceAndOrigins() throws {
-        var config = TrackingConfig()
-        config.screenWidthMM = 500; config.screenHeightMM = 300
-        config.filter = "ema:0.5"; config.movementScale = 1.5; config.cameraPositionMM = [0, 180, 0]
+        var config = ConfigFile()
+        config.filter = "ema:0.5"; config.predictMs = 20; config.cameraPositionMM = [0, 180, 0]
         var flags = HeadTrackingOptions()
         flags.filter = FilterSpec.none
-        let display = ScreenGeometry(width: 0.7, height: 0.4)
-        let s = SettingsResolver.resolve(config: config, configPath: "c.json", flags: flags, displayScreen: display)
+        let geometry = TrackingGeometry(screen: ScreenGeometry(width: 0.5, height: 0.3), movementScale: 1.5)
+        let s = try SettingsResolver.resolve(config: config, configPath: "c.json", flags: flags, geometry: geometry)
         #expect(s.filter == Resolved(FilterSpec.none, .flag))
-        #expect(s.movementScale == Resolved(1.5, .configFile))
-        #expect(s.screen.origin == .configFile && abs(s.screen.value.width - 0.5) < 1e-6)
+        #expect(s.predictMs == Resolved(20, .configFile))
+        #expect(s.trackerSettings.movementScale == 1.5)
         #expect(s.head == Resolved(HeadSourceSpec.mouse, .default))
         #expect(abs(s.cameraPosition.value.y - 0.18) < 1e-12)
-        let d = SettingsResolver.resolve(config: nil, configPath: "c.json", flags: HeadTrackingOptions(), displayScreen: display)
-        #expect(d.screen == Resolved(display, .display))
+        let d = try SettingsResolver.resolve(config: nil, configPath: "c.json", flags: HeadTrackingOptions(), geometry: geometry)
         #expect(d.filter == Resolved(FilterSpec.default, .default))
-        #expect(d.rows.count == 10)
+        #expect(abs(d.cameraPosition.value.y - 0.17) < 1e-6, "default camera: centred 2 cm above the top edge")
+        #expect(d.rows.count == 7)
         var eye = HeadTrackingOptions(); eye.eye = Vec3d(0, 0, 1); eye.head = .mouse
-        #expect(SettingsResolver.resolve(config: nil, configPath: "", flags: eye).head.value == .fixed(Vec3d(0, 0, 1)))
+        #expect(try SettingsResolver.resolve(config: nil, configPath: "", flags: eye).head.value == .fixed(Vec3d(0, 0, 1)))
+        var bad = ConfigFile(); bad.filter = "kalman"
+        #expect(throws: HeadTrackingError.self) { try SettingsResolver.resolve(config: bad, configPath: "c.json", flags: HeadTrackingOptions()) }
     }
 
     @Test func configFileLoadingAndErrors() throws {
@@ -52,16 +54,22 @@ import RenderCore
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("config.json").path
-        #expect(try TrackingConfig.load(path: path) == nil)
+        #expect(try ConfigFile.load(path: path) == nil)
         try #"{"screenWidthMM": 597, "filter": "oneeuro:1,0,1", "opentrackAxes": "x,y,-z"}"#.write(toFile: path, atomically: true, encoding: .utf8)
-        let c = try #require(try TrackingConfig.load(path: path))
+        let c = try #require(try ConfigFile.load(path: path))
         #expect(c.screenWidthMM == 597 && c.filter == "oneeuro:1,0,1")
-        for bad in [#"{"screenWidthMM": -1}"#, #"{"filter": "kalman"}"#, #"{"screenWidthMM": "wide"}"#, "{", #"{"axisStrength": [1,2]}"#] {
+        for bad in [#"{"screenWidthMM": -1}"#, #"{"screenWidthMM": "wide"}"#, "{", #"{"axisStrength": [1,2]}"#, #"{"cameraFovDeg": 200}"#] {
             try bad.write(toFile: path, atomically: true, encoding: .utf8)
-            #expect(throws: HeadTrackingError.self, "\(bad)") { try TrackingConfig.load(path: path) }
+            #expect(throws: SettingsError.self, "\(bad)") { try ConfigFile.load(path: path) }
         }
-        #expect(TrackingConfig.defaultPath(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/splatframe/config.json")
-        #expect(TrackingConfig.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/splatframe/config.json")
+        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/splatframe/config.json")
+        #expect(ConfigFile.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/splatframe/config.json")
+        // update keeps unknown keys and the others
+        try #"{"screenWidthMM": 597, "futureKey": [1, 2]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        try ConfigFile.update(path: path, ["ipdMM": 61.5])
+        let updated = try #require(try ConfigFile.load(path: path))
+        #expect(updated.ipdMM == 61.5 && updated.screenWidthMM == 597)
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self).contains("futureKey"))
     }
 }
 
@@ -75,7 +83,7 @@ import RenderCore
         var o = HeadTrackingOptions()
         o.head = .replay(path: logPath); o.recordPath = dir.appendingPathComponent("rec.csv").path
         o.filter = FilterSpec.none
-        let session = try HeadTrackingSession(options: o, configPath: dir.appendingPathComponent("none.json").path)
+        let session = try HeadTrackingSession(options: o)
         #expect(session.settings.head.origin == .flag)
         var last = session.pose(atFrameTime: 0)
         for k in 1...60 { last = session.pose(atFrameTime: Double(k) / 60) }

@@ -32,6 +32,8 @@ public struct SceneLoader {
         public var cullBackFaces = false
         /// Splats: Mip-Splatting-style opacity compensation (off reproduces the 3DGS reference).
         public var antialias = false
+        /// Light back faces of the built-in meshes too (the room, `sphere:N`): glref `--two-sided`.
+        public var twoSidedBuiltIns = false
         public init() {}
     }
 
@@ -78,20 +80,27 @@ public struct SceneLoader {
 
     /// The scene placed behind `screen` for viewing through the window.
     public func scene(screen: ScreenGeometry) throws -> Scene {
+        let built: MeshScene
         switch kind {
         case let .description(d):
-            return MeshScene(room: try d.room(screen: screen))
+            built = MeshScene(room: try d.room(screen: screen))
         case let .sphere(n):
-            return Self.sphereScene(triangles: n, screen: screen)
+            built = Self.sphereScene(triangles: n, screen: screen)
         case let .model(loaded, name, sidecar):
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen)
         }
+        if options.twoSidedBuiltIns {
+            for i in built.items.indices { built.items[i].settings.twoSidedLighting = true }
+        }
+        return built
     }
 
     /// The scene in its file's own coordinates (for `--camera`): no re-centring, scaling or room.
     public func sceneInOwnCoordinates(screen: ScreenGeometry) throws -> Scene {
-        let s = try scene(screen: screen)
-        return (s as? ModelScene)?.ownCoordinatesCopy() ?? s
+        if case let .model(loaded, name, sidecar) = kind {
+            return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen).ownCoordinatesCopy()
+        }
+        return try scene(screen: screen)
     }
 
     private func modelScene(_ loaded: LoadedScene, name: String, sidecar: String?, screen: ScreenGeometry) throws -> ModelScene {
@@ -140,7 +149,7 @@ public struct SceneLoader {
 
     /// A lit grey sphere of about `triangles` triangles whose silhouette fills about a third of the
     /// screen seen from the neutral eye, with back faces culled (a closed mesh).
-    static func sphereScene(triangles: Int, screen: ScreenGeometry) -> Scene {
+    static func sphereScene(triangles: Int, screen: ScreenGeometry) -> MeshScene {
         let res = MeshGenerator.sphereResolution(triangles: triangles)
         let radius = 0.19 * screen.height / 0.34
         var mesh = MeshGenerator.sphere(center: Vec3(0, 0, -radius), radius: radius, segments: res.segments, rings: res.rings)
@@ -152,7 +161,7 @@ public struct SceneLoader {
 extension ModelScene {
     /// This scene drawn in its own coordinates (camera JSON mode).
     func ownCoordinatesCopy() -> ModelScene {
-        let m = ModelScene(name: name, content: content, fit: fit, placement: placement, room: nil)
+        let m = ModelScene(name: name, content: content, fit: fit, placement: modelPlacement, room: nil)
         m.ownCoordinates = true
         m.antialias = antialias
         return m

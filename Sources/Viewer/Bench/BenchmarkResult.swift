@@ -121,6 +121,8 @@ public struct BenchmarkResult: Codable, Sendable, Equatable {
     public var latency: FrameStatistics?
     /// What `latency` measures.
     public var latencyDefinition: String?
+    /// The effective viewing and tracking settings the run used (absent in files from older builds).
+    public var settings: BenchmarkSettings?
 
     public init(label: String, scene: String, sceneName: String, primitiveKind: String, primitives: Int,
                 width: Int, height: Int, threads: Int, warmupFrames: Int, measuredFrames: Int, repeats: Int,
@@ -140,6 +142,30 @@ public struct BenchmarkResult: Codable, Sendable, Equatable {
         self.spreadPercent = mm > 0 ? ((medians.max() ?? 0) - (medians.min() ?? 0)) / mm * 100 : 0
         self.stages = stages; self.peakResidentBytes = peakResidentBytes; self.allocations = allocations
         self.latency = latency; self.latencyDefinition = latencyDefinition
+    }
+}
+
+/// The settings a bench run used, so that two results can be told apart by more than their
+/// numbers. Bench and export read no user config unless `--config FILE` names one.
+public struct BenchmarkSettings: Codable, Sendable, Equatable {
+    /// Physical screen width and height (mm) and where they came from (`flag`, `config file`, `default`).
+    public var screenMM: [Double]
+    public var screenOrigin: String
+    /// The config file read (`--config`), or nil: none (defaults and flags only).
+    public var configFile: String?
+    /// Movement scale about the neutral eye.
+    public var movementScale: Double
+    /// With `eye == "track"`: the effective filter, prediction (ms), and replay transforms.
+    public var filter: String?
+    public var predictMs: Double?
+    public var recenter: Bool?
+    public var axes: String?
+
+    public init(screenMM: [Double], screenOrigin: String, configFile: String?, movementScale: Double,
+                filter: String? = nil, predictMs: Double? = nil, recenter: Bool? = nil, axes: String? = nil) {
+        self.screenMM = screenMM; self.screenOrigin = screenOrigin; self.configFile = configFile
+        self.movementScale = movementScale; self.filter = filter; self.predictMs = predictMs
+        self.recenter = recenter; self.axes = axes
     }
 }
 

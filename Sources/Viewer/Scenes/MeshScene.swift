@@ -22,6 +22,14 @@ public final class MeshScene: Scene {
         self.init(name: "cube", items: [(room.mesh(), .identity, RasterSettings())])
     }
 
+    public var primitiveKind: PrimitiveKind { .triangles }
+
+    /// Mesh scenes are not placeable: always nil, assignments are ignored.
+    public var placement: Placement? {
+        get { nil }
+        set {}
+    }
+
     public var primitiveCount: Int { items.reduce(0) { $0 + $1.mesh.triangleCount } }
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {

@@ -2,12 +2,13 @@
 import Foundation
 import HeadTracking
 import RenderCore
+import Settings
 
 /// Where the eye is during a bench or export.
 public enum BenchmarkEye: Sendable {
     /// Fixed: a camera JSON's matrices (the scene in its own coordinates).
     case camera(Camera)
-    /// The built-in path: a slow figure-eight in front of the screen (see `BenchmarkRunner.figureEight`).
+    /// The built-in path: a slow figure-eight in front of the screen (`FigureEightEyeSource`).
     case figureEight
     /// A head-track log replayed by frame time (frame i at i / pathRate seconds, looping).
     case track(path: String)
@@ -38,15 +39,20 @@ public struct BenchmarkConfiguration: Sendable {
     public var repeats: Int = 1
     /// The eye motion.
     public var eye: BenchmarkEye
-    /// The physical screen (metres) for the off-axis frustum.
-    public var screen: ScreenGeometry = .fallback
+    /// The viewing set-up (physical screen, movement scale): flags and `config` only, never the
+    /// user's own config file unless `configPath` names it.
+    public var setup = ViewingSetup()
+    /// The config file named by `--config` (nil: none read; the run is hermetic).
+    public var config: ConfigFile?
+    /// Its path, recorded in the result.
+    public var configPath: String?
     /// Frame rate at which the eye path is sampled (Hz): frame i is at time i / pathRate.
     public var pathRate: Double = 60
     /// Two-sided lighting for meshes (glref `--two-sided`).
     public var twoSided = false
     /// Label pairing this result in `--compare`.
     public var label = "default"
-    /// Head-tracking flags applied to `--track` replays (filter, movement scale…); `head`,
+    /// Head-tracking flags applied to `--track` replays (filter, recentre, axes…); `head`,
     /// `eye` and `loop` are set by the runner.
     public var trackOptions = HeadTrackingOptions()
 
@@ -55,29 +61,35 @@ public struct BenchmarkConfiguration: Sendable {
         self.scene = scene; self.width = width; self.height = height; self.threads = threads
         self.frames = frames; self.warmup = warmup; self.eye = eye
     }
+
+    /// The replay session of a `.track` run (hermetic: `config` only), looping.
+    func replaySession(path: String) throws -> HeadTrackingSession {
+        var o = trackOptions
+        o.head = .replay(path: path); o.eye = nil; o.loop = true; o.recordPath = nil
+        return try HeadTrackingSession(options: o, config: config, configPath: configPath, geometry: setup.trackingGeometry)
+    }
+
+    /// The eye source for one repeat (fresh, so every repeat sees the same frames).
+    func eyeSource() throws -> EyeSource {
+        switch eye {
+        case .camera(let c): return FixedCameraSource(camera: c)
+        case .figureEight: return FigureEightEyeSource(rate: pathRate)
+        case .track(let path): return ReplayEyeSource(session: try replaySession(path: path), rate: pathRate)
+        }
+    }
 }
 
-/// Runs benchmarks. A frame's time is the wall-clock time of `Scene.render` (clear to
-/// complete framebuffer); allocations are counted over the whole frame iteration (eye/pose
-/// sampling, camera and render) on every thread.
+/// Runs benchmarks through `FrameDriver`. A frame's time is the wall-clock time of
+/// `Scene.render` (clear to complete framebuffer); allocations are counted over the whole
+/// frame iteration (eye/pose sampling, camera and render) on every thread.
 public enum BenchmarkRunner {
     /// What `latency` means in bench results.
     public static let latencyDefinition =
         "publish = the moment the frame loop obtains the replayed pose (replay is sampled by frame time, so there is no earlier publish event); complete = Scene.render returned with the framebuffer finished; latency = complete - publish (ms)"
 
-    /// Figure-eight period (seconds).
-    public static let figureEightPeriod = 8.0
-
-    /// The built-in eye path at time `t` seconds: a horizontal figure-eight (Lissajous 1:2)
-    /// 0.6 m in front of the screen, ±0.15 m across, ±0.05 m up and down, one loop per 8 s.
-    public static func figureEight(at t: Double) -> Vec3 {
-        let w = 2 * Double.pi * t / figureEightPeriod
-        return Vec3(Float(0.15 * sin(w)), Float(0.05 * sin(2 * w)), 0.6)
-    }
-
     /// Opens the scene and measures it.
     public static func run(_ config: BenchmarkConfiguration, progress: ((String) -> Void)? = nil) throws -> BenchmarkResult {
-        let scene = try BenchmarkSceneFactory.make(config.scene, screen: config.screen,
+        let scene = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value,
                                                    ownCoordinates: { if case .camera = config.eye { return true }; return false }(),
                                                    twoSided: config.twoSided)
         return try run(config, scene: scene, progress: progress)
@@ -88,12 +100,9 @@ public enum BenchmarkRunner {
     public static func run(_ config: BenchmarkConfiguration, scene: Scene, progress: ((String) -> Void)? = nil,
                            lastFrame: ((Framebuffer) throws -> Void)? = nil) throws -> BenchmarkResult {
         var width = config.width, height = config.height
-        if case .camera(let c) = config.eye {
-            width = c.width; height = c.height
-            BenchmarkSceneFactory.setBackground(scene, c.background)
-        }
-        let context = RenderContext(threads: config.threads)
-        let fb = Framebuffer(width: width, height: height)
+        if case .camera(let c) = config.eye { width = c.width; height = c.height }
+        let driver = FrameDriver(scene: scene, setup: config.setup, context: RenderContext(threads: config.threads),
+                                 width: width, height: height)
         let n = config.frames
         var allTimes: [Double] = []
         var runs: [FrameStatistics] = []
@@ -110,28 +119,24 @@ public enum BenchmarkRunner {
 
         for rep in 0..<max(1, config.repeats) {
             progress?("repeat \(rep + 1)/\(max(1, config.repeats))")
-            let eyeSource = try EyeSampler(config.eye, config: config, width: width, height: height)
+            let source = try config.eyeSource()
             for i in 0..<(config.warmup + n) {
                 let measured = i >= config.warmup
                 let a0 = AllocationCounter.snapshot()
-                let tPublish = MonotonicClock.now()
-                let cam = eyeSource.camera(frame: i)
-                let t0 = MonotonicClock.now()
-                let stats = scene.render(camera: cam, into: fb, context: context)
-                let t1 = MonotonicClock.now()
+                let record = driver.renderFrame(from: source, index: i)
                 let a1 = AllocationCounter.snapshot()
                 if i == 0 && rep == 0 {
-                    stageNames = stageList(stats)
+                    stageNames = stageList(record.stats)
                     stageScratch = stageNames.map { _ in [Double](repeating: 0, count: n) }
                     stageSamples = stageNames.map { _ in [] }
                 }
                 guard measured else { continue }
                 let k = i - config.warmup
-                times[k] = (t1 - t0) * 1000
-                lat[k] = (t1 - tPublish) * 1000
+                times[k] = record.renderMs
+                lat[k] = record.viewToCompleteMs
                 let d = a1.since(a0)
                 perFrameCalls[k] = d.calls; perFrameBytes[k] = d.bytes
-                fillStages(stats, into: &stageScratch, at: k)
+                fillStages(record.stats, into: &stageScratch, at: k)
             }
             allTimes += times
             runs.append(FrameStatistics(times))
@@ -142,7 +147,7 @@ public enum BenchmarkRunner {
                 if perFrameCalls[k] > 0 { allocFrames += 1 }
             }
         }
-        try lastFrame?(fb)
+        try lastFrame?(driver.framebuffer)
         let total = Double(allTimes.count)
         let allocations = BenchmarkAllocations(
             method: AllocationCounter.isActive ? "malloc-interposer" : "unavailable",
@@ -152,10 +157,10 @@ public enum BenchmarkRunner {
         var trackFile: String? = nil
         if case .track(let p) = config.eye { trackFile = p }
         let stages = zip(stageNames, stageSamples).map { BenchmarkStage(name: $0, samples: $1) }
-        return BenchmarkResult(
+        var result = BenchmarkResult(
             label: config.label, scene: config.scene, sceneName: scene.name,
-            primitiveKind: BenchmarkSceneFactory.primitiveKind(scene), primitives: scene.primitiveCount,
-            width: width, height: height, threads: context.threads,
+            primitiveKind: scene.primitiveKind.rawValue, primitives: scene.primitiveCount,
+            width: width, height: height, threads: driver.context.threads,
             warmupFrames: config.warmup, measuredFrames: n, repeats: max(1, config.repeats),
             eye: config.eye.name, trackFile: trackFile, pathRate: config.pathRate,
             build: BenchmarkEnvironment.buildConfiguration, cpu: BenchmarkEnvironment.cpuModel,
@@ -164,6 +169,25 @@ public enum BenchmarkRunner {
             peakResidentBytes: BenchmarkEnvironment.peakResidentBytes(), allocations: allocations,
             latency: latencies.isEmpty ? nil : FrameStatistics(latencies),
             latencyDefinition: latencies.isEmpty ? nil : latencyDefinition)
+        result.settings = try settings(of: config)
+        return result
+    }
+
+    /// The effective settings of a run, as recorded in its result.
+    static func settings(of config: BenchmarkConfiguration) throws -> BenchmarkSettings {
+        let s = config.setup.screen
+        var out = BenchmarkSettings(screenMM: [Double(s.value.width) * 1000, Double(s.value.height) * 1000].map { ($0 * 10).rounded() / 10 },
+                                    screenOrigin: s.origin.rawValue, configFile: config.configPath,
+                                    movementScale: config.setup.movementScale.value)
+        if case .track = config.eye {
+            let t = try SettingsResolver.resolve(config: config.config, configPath: config.configPath,
+                                                 flags: config.trackOptions, geometry: config.setup.trackingGeometry)
+            out.filter = t.filter.value.description
+            out.predictMs = t.predictMs.value
+            out.recenter = config.trackOptions.recenter
+            out.axes = config.trackOptions.axes?.description
+        }
+        return out
     }
 
     /// Stage names a frame reports: named stages (splats) or the rasterizer's (meshes).
@@ -177,41 +201,6 @@ public enum BenchmarkRunner {
             for j in 0..<min(out.count, s.stages.count) { out[j][k] = s.stages[j].ms }
         } else if out.count == 4 {
             out[0][k] = s.clearMs; out[1][k] = s.raster.vertexMs; out[2][k] = s.raster.setupMs; out[3][k] = s.raster.rasterMs
-        }
-    }
-}
-
-/// The camera of frame i for an eye mode (deterministic: depends on i only).
-final class EyeSampler {
-    let eye: BenchmarkEye
-    let session: HeadTrackingSession?
-    let screen: ScreenGeometry
-    let width: Int, height: Int
-    let rate: Double
-
-    init(_ eye: BenchmarkEye, config: BenchmarkConfiguration, width: Int, height: Int) throws {
-        self.eye = eye; self.width = width; self.height = height; self.rate = config.pathRate
-        if case .track(let path) = eye {
-            var o = config.trackOptions
-            o.head = .replay(path: path); o.eye = nil; o.loop = true; o.recordPath = nil
-            let s = try HeadTrackingSession(options: o, screenFlag: config.screen)
-            session = s
-            screen = s.screen
-        } else {
-            session = nil
-            screen = config.screen
-        }
-    }
-
-    func camera(frame i: Int) -> Camera {
-        let t = Double(i) / rate
-        switch eye {
-        case .camera(let c): return c
-        case .figureEight:
-            return OffAxisFrustum.camera(eye: BenchmarkRunner.figureEight(at: t), screen: screen, width: width, height: height)
-        case .track:
-            let pose = session!.pose(atFrameTime: t)
-            return OffAxisFrustum.camera(eye: pose.eye, screen: screen, width: width, height: height)
         }
     }
 }

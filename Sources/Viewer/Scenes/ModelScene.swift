@@ -18,7 +18,7 @@ public final class ModelScene: Scene {
     /// The automatic fit (robust bounds into the box).
     public let fit: SceneFit
     /// The user's orientation on top of the fit.
-    public var placement: Placement
+    public var modelPlacement: Placement
     /// When true the model is drawn in its own coordinates (camera JSON mode): no fit, no placement.
     public var ownCoordinates = false
     /// The room drawn around the model, if any.
@@ -29,7 +29,18 @@ public final class ModelScene: Scene {
     public var antialias = false
 
     public init(name: String, content: Content, fit: SceneFit, placement: Placement, room: TriangleMesh? = nil) {
-        self.name = name; self.content = content; self.fit = fit; self.placement = placement; self.room = room
+        self.name = name; self.content = content; self.fit = fit; self.modelPlacement = placement; self.room = room
+    }
+
+    public var primitiveKind: PrimitiveKind {
+        if case .splats = content { return .splats }
+        return .triangles
+    }
+
+    /// Always present: a model is placeable (in camera JSON mode it is kept but not applied).
+    public var placement: Placement? {
+        get { modelPlacement }
+        set { if let newValue { modelPlacement = newValue } }
     }
 
     public var primitiveCount: Int {
@@ -40,7 +51,7 @@ public final class ModelScene: Scene {
     }
 
     /// Model → screen-space matrix currently in effect.
-    public var modelMatrix: Matrix4 { ownCoordinates ? .identity : fit.modelMatrix(placement) }
+    public var modelMatrix: Matrix4 { ownCoordinates ? .identity : fit.modelMatrix(modelPlacement) }
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
         var stats = FrameStats()

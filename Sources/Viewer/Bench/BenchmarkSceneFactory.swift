@@ -15,24 +15,9 @@ public enum BenchmarkSceneFactory {
     public static func make(_ name: String, screen: ScreenGeometry, ownCoordinates: Bool, twoSided: Bool = false) throws -> Scene {
         var options = SceneLoader.ModelOptions()
         if ownCoordinates || twoSided { options.twoSided = twoSided }
+        options.twoSidedBuiltIns = twoSided
         let loader = try SceneLoader(path: name, options: options)
-        let scene = try ownCoordinates ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
-        if twoSided, let mesh = scene as? MeshScene {
-            for i in mesh.items.indices { mesh.items[i].settings.twoSidedLighting = true }
-        }
-        return scene
-    }
-
-    /// What the bench counts in a scene: `splats` or `triangles`.
-    public static func primitiveKind(_ scene: Scene) -> String {
-        if let m = scene as? ModelScene, case .splats = m.content { return "splats" }
-        return "triangles"
-    }
-
-    /// Sets the background colour (0…1) of the scene types that have one (camera JSON mode).
-    public static func setBackground(_ scene: Scene, _ color: Vec3) {
-        if let m = scene as? MeshScene { m.background = color }
-        if let m = scene as? ModelScene { m.background = color }
+        return try ownCoordinates ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
     }
 
     /// "150000", "150k", "1M" → count.

@@ -1,0 +1,122 @@
+// Settings — ConfigFile: the user's calibration and preferences, `config.json`.
+import Foundation
+
+/// The user's config file, `$XDG_CONFIG_HOME/splatframe/config.json` (else
+/// `~/.config/splatframe/config.json`). Every key is optional; a missing file means defaults.
+/// ```json
+/// { "screenWidthMM": 597, "screenHeightMM": 336,
+///   "cameraPositionMM": [0, 180, 10], "cameraFovDeg": 60, "ipdMM": 63,
+///   "opentrackAxes": "x,y,-z", "opentrackOrigin": "centred",
+///   "filter": "oneeuro:0.3,20,1", "predictMs": 0,
+///   "movementScale": 1.0, "axisStrength": [1, 1, 1],
+///   "neutralEyeMM": [0, 0, 600], "head": "mouse" }
+/// ```
+/// - `screenWidthMM`/`screenHeightMM`: the physical screen (millimetres).
+/// - `cameraPositionMM`: the tracking camera relative to the screen centre (mm, screen axes).
+/// - `cameraFovDeg` / `cameraFocalPx`: the webcam's horizontal field of view, or its
+///   calibrated focal length in pixels at 640 px width (wins over the field of view).
+/// - `ipdMM`: the viewer's inter-pupillary distance (calibrated; default 63).
+/// - `opentrackAxes`: signed axis mapping opentrack → screen (default `x,y,-z`).
+/// - `opentrackOrigin`: `centred` (opentrack's zero = the neutral eye; default) or `camera`.
+/// String-valued keys (`filter`, `head`, `opentrackAxes`) are parsed by the module that uses
+/// them, which reports a bad value as an invalid config naming this file.
+public struct ConfigFile: Codable, Equatable, Sendable {
+    public var screenWidthMM: Double?
+    public var screenHeightMM: Double?
+    public var cameraPositionMM: [Double]?
+    public var cameraFovDeg: Double?
+    public var cameraFocalPx: Double?
+    public var ipdMM: Double?
+    public var opentrackAxes: String?
+    public var opentrackOrigin: String?
+    public var filter: String?
+    public var predictMs: Double?
+    public var movementScale: Double?
+    public var axisStrength: [Double]?
+    public var neutralEyeMM: [Double]?
+    public var head: String?
+
+    /// An empty config (all defaults).
+    public init() {}
+
+    /// `$XDG_CONFIG_HOME/splatframe/config.json`, else `$HOME/.config/splatframe/config.json`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let x = environment["XDG_CONFIG_HOME"], !x.isEmpty { return x + "/splatframe/config.json" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.config/splatframe/config.json"
+    }
+
+    /// Loads `path`; nil when the file does not exist, `SettingsError.badConfig` when it is invalid.
+    public static func load(path: String) throws -> ConfigFile? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SettingsError.badConfig(file: path, reason: "cannot read file")
+        }
+        guard data.count <= 1 << 20 else { throw SettingsError.badConfig(file: path, reason: "larger than 1 MiB") }
+        do {
+            let c = try JSONDecoder().decode(ConfigFile.self, from: data)
+            try c.validate(file: path)
+            return c
+        } catch let e as SettingsError {
+            throw e
+        } catch {
+            throw SettingsError.badConfig(file: path, reason: Self.describe(error))
+        }
+    }
+
+    /// Loads a config file the user named (`--config FILE`): a missing file is an error here.
+    public static func loadRequired(path: String) throws -> ConfigFile {
+        guard let c = try load(path: path) else { throw SettingsError.badConfig(file: path, reason: "no such file") }
+        return c
+    }
+
+    /// Checks ranges and shapes of the numeric keys.
+    public func validate(file: String) throws {
+        func fail(_ r: String) -> SettingsError { .badConfig(file: file, reason: r) }
+        for (k, v) in [("screenWidthMM", screenWidthMM), ("screenHeightMM", screenHeightMM), ("ipdMM", ipdMM),
+                       ("cameraFocalPx", cameraFocalPx)] {
+            if let v, !(v > 0 && v.isFinite) { throw fail("\(k) must be > 0") }
+        }
+        if let f = cameraFovDeg, !(f > 5 && f < 170) { throw fail("cameraFovDeg must be 5…170") }
+        for (k, v) in [("cameraPositionMM", cameraPositionMM), ("axisStrength", axisStrength), ("neutralEyeMM", neutralEyeMM)] {
+            if let v, v.count != 3 || !v.allSatisfy(\.isFinite) { throw fail("\(k) must be three numbers") }
+        }
+        if let o = opentrackOrigin, o != "centred", o != "centered", o != "camera" {
+            throw fail("opentrackOrigin must be \"centred\" or \"camera\"")
+        }
+        if let p = predictMs, !(p >= 0 && p <= 1000) { throw fail("predictMs must be 0…1000") }
+        if let m = movementScale, !(m >= 0 && m.isFinite) { throw fail("movementScale must be ≥ 0") }
+    }
+
+    /// Writes `changes` into the file at `path`, keeping every other key (including keys this
+    /// build does not know); creates the folder and the file when missing. Returns the path.
+    @discardableResult
+    public static func update(path: String, _ changes: [String: Any]) throws -> String {
+        var object: [String: Any] = [:]
+        if FileManager.default.fileExists(atPath: path) {
+            _ = try load(path: path)   // refuse to rewrite a file we cannot read as a config
+            if let data = FileManager.default.contents(atPath: path),
+               let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { object = o }
+        }
+        for (k, v) in changes { object[k] = v }
+        do {
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw SettingsError.writeFailed(file: path, reason: (error as NSError).localizedDescription)
+        }
+        return path
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "wrong type at '\(c.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case DecodingError.dataCorrupted(let c):
+            return "not valid JSON (\(c.debugDescription))"
+        default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+// FrameStats — what one frame cost, by stage.
+import RenderCore
+import SplatRender
+import TriangleRaster
+
+/// What one frame cost, in milliseconds, by stage.
+public struct FrameStats: Sendable, Equatable {
+    /// Triangle rasterizer stages (all draws of the frame).
+    public var raster = RasterStats()
+    /// Clearing the target.
+    public var clearMs: Double = 0
+    /// The whole frame.
+    public var totalMs: Double = 0
+    /// Splat renderer stages, when the frame drew splats (stored inline: no allocation per frame).
+    public var splat: SplatStageTimes?
+
+    public init() {}
+
+    /// Named extra stages (splat preprocess/sort/bin/blend), in order; builds an array, so read
+    /// it outside allocation-sensitive loops.
+    public var stages: [(name: String, ms: Double)] {
+        guard let t = splat else { return [] }
+        return [("preprocess", t.preprocess), ("sort", t.sort), ("bin", t.bin), ("blend", t.blend)]
+    }
+
+    public static func == (a: FrameStats, b: FrameStats) -> Bool {
+        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.splat == b.splat
+    }
+}
