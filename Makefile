@@ -2,7 +2,7 @@
 # Both install the Debian packages the project needs first (apt-get as root, else through sudo).
 
 SWIFT        ?= swift
-PACKAGES      = libsdl2-dev libsdl2-image-dev zlib1g-dev libzstd-dev pkg-config
+PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config
 TEST_PACKAGES = xvfb xauth imagemagick
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -23,9 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // System libraries (Debian -dev packages, found through pkg-config).
-        .systemLibrary(name: "CSDL2", pkgConfig: "SDL2_image",
-                       providers: [.apt(["libsdl2-dev", "libsdl2-image-dev"])]),
+        // System libraries (Debian -dev packages, found through pkg-config). Only the executable links SDL2.
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        // PNG and JPEG for ImageIO, so that nothing below the executable links SDL.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
@@ -34,7 +36,7 @@ let package = Package(
 
         .target(name: "RenderCore", swiftSettings: fast),
         .target(name: "Settings"),
-        .target(name: "ImageIO", dependencies: ["RenderCore", "CSDL2"]),
+        .target(name: "ImageIO", dependencies: ["RenderCore", "CPNG", "CTurboJPEG"]),
         .target(name: "CSIMD"),
         .target(name: "TriangleRaster", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fast),
         .target(name: "SplatRender", dependencies: ["RenderCore"], swiftSettings: fast),

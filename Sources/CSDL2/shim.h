@@ -1,3 +1,2 @@
-// SDL2 and SDL2_image (Debian: libsdl2-dev, libsdl2-image-dev).
+// SDL2 (Debian: libsdl2-dev): the window, input and display of the executable only.
 #include <SDL2/SDL.h>
-#include <SDL2/SDL_image.h>

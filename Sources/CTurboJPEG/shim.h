@@ -1,0 +1,3 @@
+// libjpeg-turbo's TurboJPEG API (Debian: libturbojpeg0-dev).
+#include <stddef.h>
+#include <turbojpeg.h>
