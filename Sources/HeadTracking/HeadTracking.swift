@@ -10,6 +10,12 @@
 //   → calibration (axis remap + offset) → movement scale / per-axis strength
 //   → filter (EMA | One Euro | none) → optional prediction (LaViola DESP)
 //   → lost-tracking hold/ease → HeadPose (HeadPose.eye feeds OffAxisFrustum).
+// Layout: Sources/ (the PoseSource protocol and each source, source specs, opentrack
+// mapping), Filters/ (EMA, One Euro, prediction), Logs/ (reading, writing, recording, analysis),
+// Settings/ (flags, tracker settings, the resolver over Settings' config file), Session/ (the
+// per-frame tracker, the session that wires source + tracker + recorder, poses, clocks).
+// The physical screen is not a tracking concept: Viewer's ViewingSetup resolves it and passes
+// a `TrackingGeometry` in.
 // Time: every timestamp is in seconds on one clock per run: `MonotonicClock.now()` for
 // live sources, the frame time for deterministic replay (bench, export, tests).
 import RenderCore

@@ -22,5 +22,5 @@
 // Files: SplatRenderer (orchestration, StageWork) and one extension per stage (+Preprocess,
 // +Sort, +Binning, +Blend); SplatTunables (every constant); PreparedSplats (compact SoA copy);
 // ProjectedSplat (per-frame record); FrameSetup (camera constants); FastExp and LaneMask
-// (SIMD helpers); SphericalHarmonics; ScratchBuffer; SplatStageTimes. Threads: RenderCore.WorkerPool.
+// (SIMD helpers); SphericalHarmonics; SplatStageTimes. Buffers: RenderCore.ScratchBuffer. Threads: RenderCore.WorkerPool.
 import RenderCore

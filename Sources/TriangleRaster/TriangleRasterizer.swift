@@ -42,36 +42,27 @@ public final class TriangleRasterizer: @unchecked Sendable {
     fileprivate var stage: RasterStage = .idle
     fileprivate let nextItem = Atomic<Int>(0)
 
-    private var vertices: UnsafeMutablePointer<ClipVertex>
-    private var vertexCapacity = 0
-    fileprivate var chunks: UnsafeMutablePointer<SetupChunk>
+    private let vertices = ScratchBuffer<ClipVertex>()
+    /// Setup chunks, one per work item; the first `chunkCount` are initialised (they own buffers).
+    private let chunkBuffer = ScratchBuffer<SetupChunk>()
     private var chunkCount = 0
-    private var workItems: UnsafeMutablePointer<WorkItem>
-    private var workItemCapacity = 64
-    private var materialStates: UnsafeMutablePointer<MaterialState>
-    private var materialCapacity = 0
+    fileprivate var chunks: UnsafeMutablePointer<SetupChunk> { chunkBuffer.base }
+    private let workItems = ScratchBuffer<WorkItem>(capacity: 64)
+    private let materialStates = ScratchBuffer<MaterialState>()
     /// Two 16-vertex clipping buffers per worker.
-    fileprivate let clipBuffers: UnsafeMutablePointer<ClipVertex>
+    private let clipScratch: ScratchBuffer<ClipVertex>
+    fileprivate var clipBuffers: UnsafeMutablePointer<ClipVertex> { clipScratch.base }
 
     /// Creates a rasterizer with its own pool of `threads` threads (default: one per core).
     public init(threads: Int = CoreCount.available, settings: RasterSettings = RasterSettings()) {
         self.threads = max(1, threads)
         self.settings = settings
         pool = WorkerPool(threads: self.threads)
-        vertices = .allocate(capacity: 1)
-        chunks = .allocate(capacity: 1)
-        workItems = .allocate(capacity: workItemCapacity)
-        materialStates = .allocate(capacity: 1)
-        clipBuffers = .allocate(capacity: 32 * self.threads)
+        clipScratch = ScratchBuffer(capacity: 32 * self.threads)
     }
 
     deinit {
-        vertices.deallocate()
         for i in 0..<chunkCount { chunks[i].free() }
-        chunks.deallocate()
-        workItems.deallocate()
-        materialStates.deallocate()
-        clipBuffers.deallocate()
     }
 
     /// Draws `mesh` transformed by `model` (model → world) as seen by `camera` into `target`,
@@ -93,7 +84,7 @@ public final class TriangleRasterizer: @unchecked Sendable {
             var s = max(0, first)
             while s < end {
                 let n = min(RasterSettings.setupChunk, end - s)
-                if itemCount == workItemCapacity { growWorkItems() }
+                workItems.reserve(itemCount + 1, preserving: itemCount)
                 workItems[itemCount] = WorkItem(first: s, count: n, material: Int32(material))
                 itemCount += 1
                 s += n
@@ -112,8 +103,8 @@ public final class TriangleRasterizer: @unchecked Sendable {
         let tilesY = (height + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
         let builder = TriangleSetupBuilder(width: width, height: height, settings: settings)
         mesh.indices.withUnsafeBufferPointer { idx in
-            run(.setup(SetupWork(indices: idx.baseAddress!, vertexCount: mesh.vertexCount, vertices: vertices,
-                                 items: workItems, itemCount: itemCount, chunks: chunks, builder: builder,
+            run(.setup(SetupWork(indices: idx.baseAddress!, vertexCount: mesh.vertexCount, vertices: vertices.base,
+                                 items: workItems.base, itemCount: itemCount, chunks: chunks, builder: builder,
                                  tilesX: tilesX, tilesY: tilesY, materialCount: Int32(materialCount))))
         }
         let t2 = MonotonicClock.now()
@@ -121,7 +112,7 @@ public final class TriangleRasterizer: @unchecked Sendable {
         let l = settings.lighting
         run(.tiles(TileWork(chunks: chunks, chunkCount: itemCount, tilesX: tilesX, tilesY: tilesY, width: width, height: height,
                             target: RasterTarget(color: target.color, depth: target.depth, width: width),
-                            materials: materialStates,
+                            materials: materialStates.base,
                             light: LightState(direction: l.direction, ambient: l.ambient, diffuse: l.diffuse))))
         let t3 = MonotonicClock.now()
         for c in 0..<itemCount { stats.trianglesSetUp += chunks[c].count }
@@ -142,11 +133,7 @@ public final class TriangleRasterizer: @unchecked Sendable {
 
     private func transformVertices(_ mesh: TriangleMesh, model: Matrix4, camera: Camera) {
         let n = mesh.vertexCount
-        if vertexCapacity < n {
-            vertices.deallocate()
-            vertexCapacity = max(n, vertexCapacity * 2)
-            vertices = .allocate(capacity: vertexCapacity)
-        }
+        vertices.reserve(n)
         let mvp = camera.viewProjection * model
         // Normals transform by the inverse transpose of the model matrix's linear part.
         let nm = (model.inverse ?? .identity).transposed
@@ -157,39 +144,24 @@ public final class TriangleRasterizer: @unchecked Sendable {
                         run(.vertices(VertexWork(
                             positions: pos.baseAddress!, normals: nrm.count == n ? nrm.baseAddress : nil,
                             uvs: uv.count == n ? uv.baseAddress : nil, colors: col.count == n ? col.baseAddress : nil,
-                            count: n, mvp: mvp, normalMatrix: nm, out: vertices)))
+                            count: n, mvp: mvp, normalMatrix: nm, out: vertices.base)))
                     }
                 }
             }
         }
     }
 
-    private func growWorkItems() {
-        let p = UnsafeMutablePointer<WorkItem>.allocate(capacity: workItemCapacity * 2)
-        p.moveInitialize(from: workItems, count: workItemCapacity)
-        workItems.deallocate()
-        workItems = p
-        workItemCapacity *= 2
-    }
-
     private func ensureChunks(_ n: Int) {
         guard n > chunkCount else { return }
-        let p = UnsafeMutablePointer<SetupChunk>.allocate(capacity: n)
-        p.moveInitialize(from: chunks, count: chunkCount)
+        let p = chunkBuffer.reserve(n, preserving: chunkCount)
         for i in chunkCount..<n { (p + i).initialize(to: SetupChunk()) }
-        chunks.deallocate()
-        chunks = p
         chunkCount = n
     }
 
     /// Flattens the mesh's materials (at least one) and returns their count.
     private func ensureMaterials(_ mesh: TriangleMesh) -> Int {
         let count = max(1, mesh.materials.count)
-        if materialCapacity < count {
-            materialStates.deallocate()
-            materialCapacity = count
-            materialStates = .allocate(capacity: materialCapacity)
-        }
+        materialStates.reserve(count)
         let hasColors = mesh.colors.count == mesh.vertexCount
         if mesh.materials.isEmpty {
             materialStates[0] = MaterialState(TriangleMesh.Material(), hasVertexColors: hasColors)

@@ -3,5 +3,10 @@
 // Job: scenes (the parallax-cube room, mesh scenes, splat scenes), placing them behind the
 // screen, the per-frame step (pose → off-axis camera → renderers → framebuffer), headless
 // render, replay export and the benchmark runner.
+// Layout: Frame/ (ViewingSetup: screen, viewport, neutral eye; EyeSource: where each frame's view
+// comes from; FrameDriver: the one per-frame step used by the window, render, bench and export;
+// RenderContext, FrameStats), Scenes/ (the Scene protocol, mesh and model scenes, loading,
+// placement), Bench/ (runner, results, statistics, latency, allocation counting), Export/
+// (replay export and its frame sinks).
 // Contract: no SDL and no terminal I/O here; the executable owns windows and the command line.
 import RenderCore
