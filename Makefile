@@ -6,7 +6,7 @@ PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev 
 TEST_PACKAGES = xvfb xauth imagemagick
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build deps test-deps bench fuzz clean
+.PHONY: run test build deps test-deps bench fuzz sanitize soak clean
 
 run: deps
 	$(SWIFT) build -c release --product splatframe
@@ -27,6 +27,22 @@ bench: deps
 	.build/release/splatframe bench cube
 	.build/release/splatframe bench sphere:70000
 	.build/release/splatframe bench generate:150k
+
+# The whole suite under AddressSanitizer, then ThreadSanitizer (debug builds in their own
+# scratch folders; the release binary the end-to-end tests run is built first). Not in CI.
+sanitize: deps test-deps
+	$(SWIFT) build -c release --product splatframe
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+# The window under Xvfb replaying a head-track log in a loop for SOAK_SECONDS (600 by default),
+# resident memory and frame time sampled every 10 s; writes Docs/Soak.md. Not in CI.
+SOAK_SECONDS ?= 600
+soak: deps test-deps
+	$(SWIFT) build -c release --product splatframe
+	bash Scripts/soak.sh $(SOAK_SECONDS)
 
 # libFuzzer harness per SceneIO reader, FUZZ_SECONDS each (ASan; needs clang's runtime from the toolchain).
 FUZZ_SECONDS ?= 600
