@@ -34,7 +34,8 @@ struct SteadyStateAllocationTests {
     }
 
     #if !DEBUG
-    @Test("in process: meshes and splats", arguments: ["cube", "sphere:5000", "generate:3000"])
+    @Test("in process: meshes and splats", .enabled(if: AllocationCounter.isInterposed, "a sanitizer owns malloc"),
+          arguments: ["cube", "sphere:5000", "generate:3000"])
     func inProcess(scene name: String) throws {
         #expect(AllocationCounter.isActive)
         let scene = try SceneLoader(path: name).scene(screen: Self.screen)

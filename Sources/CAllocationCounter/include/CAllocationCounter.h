@@ -10,5 +10,7 @@ uint64_t sf_alloc_calls(void);
 uint64_t sf_alloc_bytes(void);
 /// Number of free calls with a non-null pointer.
 uint64_t sf_free_calls(void);
+/// 1 when this build interposes malloc (0 on non-glibc platforms and under ASan/TSan).
+int sf_alloc_interposed(void);
 
 #endif

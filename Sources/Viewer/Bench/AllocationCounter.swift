@@ -24,6 +24,10 @@ public enum AllocationCounter {
         Snapshot(calls: sf_alloc_calls(), bytes: sf_alloc_bytes())
     }
 
+    /// True when this build interposes malloc at all (false on non-glibc platforms and in
+    /// sanitizer builds, where the sanitizer owns the allocator).
+    public static var isInterposed: Bool { sf_alloc_interposed() != 0 }
+
     /// True when the interposed allocator is really the one Swift code goes through here
     /// (probed once by allocating a Swift array and watching the count move). False on
     /// platforms without glibc, where every count stays 0.
