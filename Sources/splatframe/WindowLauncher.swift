@@ -1,6 +1,8 @@
 import Foundation
 import HeadTracking
+import WebcamTracking
 import Procedural
+import Settings
 import RenderCore
 import Viewer
 
@@ -20,19 +22,48 @@ enum WindowLauncher {
         let window = try SDLWindow(title: "SplatFrame", width: size.width, height: size.height, fullscreen: windowOptions.fullscreen)
         let setup = ViewingSetup.resolve(screenFlag: screenFlag, movementScaleFlag: headOptions.movementScale,
                                          config: config.file, display: window.physicalDisplaySize())
-        let session = try HeadTrackingSession(options: headOptions, config: config.file, configPath: config.path,
-                                              geometry: setup.trackingGeometry)
-        FileHandle.standardError.write(Data("splatframe: \(setup.screenDescription), head \(session.settings.head.value)\n".utf8))
+        var notices: [String] = []
+        let session = try startTracking(options: headOptions, config: config, setup: setup) { notices.append($0) }
+        FileHandle.standardError.write(Data("splatframe: \(setup.screenDescription), head \(session.source.name)\n".utf8))
+        for n in notices { FileHandle.standardError.write(Data("splatframe: \(n)\n".utf8)) }
         let progress = LoadingScreen(window: window)
         let scene = try makeScene(setup.screen.value) { done, total in progress.show(done: done, total: total) }
-        try session.start()
         defer { session.stop() }
         let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads),
                                  width: window.drawableSize.width, height: window.drawableSize.height)
         let loop = WindowSession(window: window, driver: driver, tracking: session, modelFile: modelFile,
-                                 statsEvery: windowOptions.statsEvery)
+                                 statsEvery: windowOptions.statsEvery, notices: notices)
         try loop.run(maxFrames: frames)
         if let e = session.recordError { throw e }
+    }
+}
+
+extension WindowLauncher {
+    /// Builds and starts the head source. With no source asked for (no flag, no config `head`)
+    /// a camera that is present is used; when there is none, or it cannot be opened, the mouse
+    /// is, with a notice. A source the user asked for explicitly must work (else the one-line
+    /// error). `notice` hears every fall-back.
+    static func startTracking(options: HeadTrackingOptions, config: (file: ConfigFile?, path: String), setup: ViewingSetup,
+                              notice: @escaping (String) -> Void) throws -> HeadTrackingSession {
+        let camera = WebcamSourceFactory.maker(config: config.file, notice: notice)
+        func start(_ o: HeadTrackingOptions) throws -> HeadTrackingSession {
+            let s = try HeadTrackingSession(options: o, config: config.file, configPath: config.path,
+                                            geometry: setup.trackingGeometry, camera: camera)
+            try s.start()
+            return s
+        }
+        let automatic = options.requestedSource == nil && config.file?.head == nil
+        guard automatic else { return try start(options) }
+        guard let device = WebcamSourceFactory.firstDevice() else {
+            notice("no webcam found (/dev/video*): the mouse moves your eye (--head video:FILE tracks a recorded face)")
+            return try start(options)
+        }
+        var webcam = options
+        webcam.head = .webcam(device: String(device))
+        do { return try start(webcam) } catch {
+            notice("webcam unavailable (\(error)): the mouse moves your eye")
+            return try start(options)
+        }
     }
 }
 

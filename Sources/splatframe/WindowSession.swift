@@ -31,10 +31,12 @@ final class WindowSession {
     private var dragging: UInt8 = 0
     private var message: (text: String, until: Double)?
 
-    init(window: SDLWindow, driver: FrameDriver, tracking: HeadTrackingSession, modelFile: String?, statsEvery: Double? = nil) {
+    init(window: SDLWindow, driver: FrameDriver, tracking: HeadTrackingSession, modelFile: String?, statsEvery: Double? = nil,
+         notices: [String] = []) {
         self.window = window; self.driver = driver
         self.tracking = tracking; self.modelFile = modelFile; self.statsEvery = statsEvery
         eyes = LiveEyeSource(session: tracking)
+        if !notices.isEmpty { message = (notices.joined(separator: "  ").uppercased(), MonotonicClock.now() + 8) }
     }
 
     /// Runs until the user quits; `maxFrames` (for tests) stops earlier.
@@ -152,13 +154,14 @@ final class WindowSession {
         var lines = [
             String(format: "%.1f MS  %.0f FPS  %dX%d  %d THREADS", median(frameTimes), 1000 / median(frameTimes),
                    framebuffer.width, framebuffer.height, driver.context.threads),
-            String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", "\(tracking.settings.head.value)".uppercased(),
+            String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", tracking.source.name.uppercased(),
                    pose.state.rawValue.uppercased(), e.x, e.y, e.z)
                 + (latencySummary.flatMap { $0.frames > 0 ? $0 : nil }.map {
                     String(format: "  LATENCY %.1f MS TO FRAME, %.1f MS TO SCREEN", $0.completeMedianMs, $0.presentedMedianMs)
                 } ?? ""),
             String(format: "SCREEN %.3fX%.3f M  %@  %d PRIMITIVES", s.width, s.height, scene.name.uppercased(), scene.primitiveCount),
         ]
+        if let status = tracking.source.statusSummary { lines.append(status.uppercased()) }
         if !stats.stages.isEmpty {
             lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name.uppercased(), $0.ms) }.joined(separator: "  ") + " MS")
         } else if stats.raster.trianglesIn > 0 {

@@ -22,9 +22,11 @@ import Settings
 
     @Test func webcamIsRecognisedButNotAvailable() throws {
         let settings = try SettingsResolver.resolve(config: nil, configPath: "-", flags: HeadTrackingOptions())
-        #expect(throws: HeadTrackingError.notAvailable("webcam head tracking (a later issue); use --head mouse, udp or replay:LOG")) {
+        #expect(throws: HeadTrackingError.notAvailable("webcam head tracking in this command; use --head mouse, udp or replay:LOG")) {
             try HeadSourceFactory.make(.webcam(device: nil), settings: settings)
         }
+        #expect(try HeadSourceSpec(parsing: "video:/tmp/a.avi") == .video(path: "/tmp/a.avi"))
+        #expect(HeadSourceSpec.video(path: "x.mp4").isCamera && !HeadSourceSpec.mouse.isCamera)
     }
 
     @Test func resolverPrecedenceAndOrigins() throws {

@@ -32,12 +32,14 @@ public final class HeadTrackingSession {
     /// the caller decides whether the user's file is read at all), resolves the settings,
     /// creates the source and, with `--record`, the recorder. Throws `HeadTrackingError`
     /// (bad config value, unreadable log, webcam not available, …).
+    /// `camera` builds `webcam` / `video:` sources (WebcamTracking supplies it).
     public init(options: HeadTrackingOptions, config: ConfigFile? = nil, configPath: String? = nil,
-                geometry: TrackingGeometry = TrackingGeometry(), clock: @escaping ClockFunction = MonotonicClock.now) throws {
+                geometry: TrackingGeometry = TrackingGeometry(), camera: CameraSourceMaker? = nil,
+                clock: @escaping ClockFunction = MonotonicClock.now) throws {
         let s = try SettingsResolver.resolve(config: config, configPath: configPath, flags: options, geometry: geometry)
         self.settings = s
         self.options = options
-        self.source = try HeadSourceFactory.make(s.head.value, settings: s, options: options, clock: clock)
+        self.source = try HeadSourceFactory.make(s.head.value, settings: s, options: options, camera: camera, clock: clock)
         self.tracker = HeadTracker(source: source, settings: s.trackerSettings)
         self.recorder = try options.recordPath.map {
             try PoseRecorder(path: $0, comment: ["splatframe head \(s.head.value), filter \(s.filter.value)"])

@@ -1,6 +1,10 @@
 // HeadSourceFactory — builds the `PoseSource` a `HeadSourceSpec` names.
 import RenderCore
 
+/// Builds the camera-based sources (`webcam`, `video:`): HeadTracking knows the protocol, the
+/// WebcamTracking module above it supplies the maker.
+public typealias CameraSourceMaker = (HeadSourceSpec, EffectiveTrackingSettings) throws -> any PoseSource
+
 /// Builds sources from specs and resolved settings.
 public enum HeadSourceFactory {
     /// Loads a log for replay: reads it (strict or lenient), applies `axes` then `recenter`
@@ -14,9 +18,10 @@ public enum HeadSourceFactory {
     }
 
     /// A source for `spec` (not started). `mouse` returns a `MouseSource` the window must
-    /// feed; `webcam` throws `HeadTrackingError.notAvailable`.
+    /// feed; `webcam` and `video:` go to `camera`, and without one throw `notAvailable`.
     public static func make(_ spec: HeadSourceSpec, settings: EffectiveTrackingSettings,
                             options: HeadTrackingOptions = HeadTrackingOptions(),
+                            camera: CameraSourceMaker? = nil,
                             clock: @escaping ClockFunction = MonotonicClock.now) throws -> any PoseSource {
         switch spec {
         case .mouse:
@@ -30,8 +35,11 @@ public enum HeadSourceFactory {
             return ReplaySource(log: log, speed: options.speed, loop: options.loop, clock: clock)
         case let .udp(host, port):
             return UDPSource(host: host, port: port, mapping: settings.opentrackMapping, clock: clock)
-        case .webcam:
-            throw HeadTrackingError.notAvailable("webcam head tracking (a later issue); use --head mouse, udp or replay:LOG")
+        case .webcam, .video:
+            guard let camera else {
+                throw HeadTrackingError.notAvailable("\(spec) head tracking in this command; use --head mouse, udp or replay:LOG")
+            }
+            return try camera(spec, settings)
         }
     }
 }

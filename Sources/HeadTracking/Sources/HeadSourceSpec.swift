@@ -3,7 +3,8 @@
 /// Which head source to use. Text forms (`--head`):
 /// `mouse` · `fixed:X,Y,Z` (metres; also `--eye X,Y,Z`) · `replay:LOG` ·
 /// `udp[:HOST][:PORT]` (default 127.0.0.1:4242; `udp:0.0.0.0` listens on all interfaces,
-/// `udp:4243` changes the port) · `webcam[:DEVICE]` (recognised; not available yet).
+/// `udp:4243` changes the port) · `webcam[:DEVICE]` (index or /dev/videoN; default 0) ·
+/// `video:FILE` (a recorded video played at its frame rate, looping, through the webcam tracker).
 public enum HeadSourceSpec: Equatable, Sendable, CustomStringConvertible {
     /// The cursor over the window (the default without a webcam).
     case mouse
@@ -13,8 +14,18 @@ public enum HeadSourceSpec: Equatable, Sendable, CustomStringConvertible {
     case replay(path: String)
     /// opentrack's UDP output.
     case udp(host: String, port: UInt16)
-    /// A webcam (a later issue).
+    /// A webcam: face and eyes tracked in its images (WebcamTracking).
     case webcam(device: String?)
+    /// A video file through the same webcam tracker, at the file's frame rate, looping.
+    case video(path: String)
+
+    /// Sources that need the webcam tracker (built by a `CameraSourceMaker`).
+    public var isCamera: Bool {
+        switch self {
+        case .webcam, .video: return true
+        default: return false
+        }
+    }
 
     /// The default source.
     public static let `default` = HeadSourceSpec.mouse
@@ -23,7 +34,7 @@ public enum HeadSourceSpec: Equatable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws {
         let t = text.trimmingCharacters(in: .whitespaces)
         let lower = t.lowercased()
-        let expected = "mouse, fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT] or webcam"
+        let expected = "mouse, fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT], webcam[:DEVICE] or video:FILE"
         func bad() -> HeadTrackingError { .badSpec(what: "head source", value: text, expected: expected) }
         if lower == "mouse" { self = .mouse; return }
         if lower.hasPrefix("fixed:") { self = .fixed(try parseVector3(String(t.dropFirst(6)), what: "eye")); return }
@@ -33,6 +44,11 @@ public enum HeadSourceSpec: Equatable, Sendable, CustomStringConvertible {
             self = .replay(path: p); return
         }
         if lower == "webcam" { self = .webcam(device: nil); return }
+        if lower.hasPrefix("video:") {
+            let p = String(t.dropFirst(6))
+            guard !p.isEmpty else { throw bad() }
+            self = .video(path: p); return
+        }
         if lower.hasPrefix("webcam:") { self = .webcam(device: String(t.dropFirst(7))); return }
         if lower == "udp" || lower.hasPrefix("udp:") {
             var host = "127.0.0.1", port = UDPSource.defaultPort
@@ -66,6 +82,7 @@ public enum HeadSourceSpec: Equatable, Sendable, CustomStringConvertible {
         case .replay(let p): return "replay:\(p)"
         case let .udp(h, p): return "udp:\(h):\(p)"
         case .webcam(let d): return d.map { "webcam:\($0)" } ?? "webcam"
+        case .video(let p): return "video:\(p)"
         }
     }
 }

@@ -1,0 +1,100 @@
+// FaceDetector — MediaPipe BlazeFace (eyes and four more keypoints) or OpenCV Haar cascades.
+import CWebcam
+import Foundation
+
+/// The detector back ends, best first.
+public enum DetectorBackend: String, Sendable, CaseIterable {
+    /// BlazeFace through `libmediapipe.so`'s C API: ~2 ms a frame, six keypoints.
+    case mediapipe
+    /// OpenCV Haar face + eye cascades (Debian opencv-data): the fall-back, ~20 ms, eyes when visible.
+    case haar
+}
+
+/// A face detector. One thread at a time (the processing thread).
+public final class FaceDetector: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// The back end in use.
+    public let backend: DetectorBackend
+    /// Whether full-range detection (far faces) is available.
+    public let hasFullRange: Bool
+    private var faces = [sfw_face](repeating: sfw_face(), count: 8)
+
+    /// Creates a `backend` detector. MediaPipe needs `models` (library + short-range model;
+    /// the full-range one is optional). Throws `WebcamError.detector` naming what is missing.
+    public init(backend: DetectorBackend, models: WebcamModels) throws {
+        var cfg = sfw_detector_config()
+        sfw_detector_config_init(&cfg)
+        self.backend = backend
+        var full = false
+        let result: (OpaquePointer?, String)
+        switch backend {
+        case .mediapipe:
+            if let missing = models.missingFile {
+                throw WebcamError.detector("\(missing): missing (run Scripts/fetch-webcam-models.sh, or `make run` does it)")
+            }
+            full = models.hasFullRange
+            cfg.backend = SFW_BACKEND_MEDIAPIPE
+            result = models.library.withCString { lib in
+                models.shortRangeModel.withCString { short in
+                    models.fullRangeModel.withCString { fullPath in
+                        cfg.mediapipe_library = lib
+                        cfg.short_range_model = short
+                        cfg.full_range_model = full ? fullPath : nil
+                        return withErrorBuffer { sfw_detector_create(&cfg, $0, $1) }
+                    }
+                }
+            }
+        case .haar:
+            cfg.backend = SFW_BACKEND_HAAR
+            result = withErrorBuffer { sfw_detector_create(&cfg, $0, $1) }
+        }
+        guard let h = result.0 else { throw WebcamError.detector(result.1.isEmpty ? "\(backend.rawValue) detector unavailable" : result.1) }
+        handle = h
+        hasFullRange = full
+    }
+
+    deinit { sfw_detector_destroy(handle) }
+
+    /// The best detector that can be had: MediaPipe, else Haar. `notice` receives a one-line
+    /// explanation when it falls back. Throws only when neither works.
+    public static func best(models: WebcamModels, prefer: DetectorBackend? = nil, notice: (String) -> Void) throws -> FaceDetector {
+        if prefer == .haar { return try FaceDetector(backend: .haar, models: models) }
+        do { return try FaceDetector(backend: .mediapipe, models: models) } catch {
+            if prefer == .mediapipe { throw error }
+            notice("MediaPipe face detector unavailable (\(error)); using OpenCV's Haar cascades (slower, jitterier)")
+            return try FaceDetector(backend: .haar, models: models)
+        }
+    }
+
+    /// Faces in `frame`, best first; only inside `roi` (x, y, w, h pixels) when given;
+    /// `fullRange` uses MediaPipe's far-face model. Throws `WebcamError.detection`.
+    public func detect(_ frame: RGBFrame, roi: (x: Double, y: Double, w: Double, h: Double)? = nil,
+                       fullRange: Bool = false) throws -> [DetectedFace] {
+        guard frame.width > 0, frame.height > 0, frame.pixels.count >= frame.width * frame.height * 3 else { return [] }
+        var rect = sfw_rect(x: Float(roi?.x ?? 0), y: Float(roi?.y ?? 0), w: Float(roi?.w ?? 0), h: Float(roi?.h ?? 0))
+        let capacity = Int32(faces.count)
+        let (n, message) = withErrorBuffer { err, len -> Int32 in
+            frame.pixels.withUnsafeBufferPointer { px in
+                faces.withUnsafeMutableBufferPointer { out in
+                    withUnsafePointer(to: &rect) { r in
+                        sfw_detector_detect(handle, px.baseAddress, Int32(frame.width), Int32(frame.height), 0,
+                                            Int64(frame.timestamp * 1000), roi == nil ? nil : r, fullRange && hasFullRange ? 1 : 0,
+                                            out.baseAddress, capacity, err, len)
+                    }
+                }
+            }
+        }
+        guard n >= 0 else { throw WebcamError.detection(message) }
+        return (0..<Int(n)).map { i in
+            let f = faces[i]
+            let kp = withUnsafeBytes(of: f.keypoints) { raw -> [SIMD2<Double>] in
+                let p = raw.bindMemory(to: Float.self)
+                return (0..<Int(min(6, max(0, f.keypoint_count)))).map { SIMD2(Double(p[2 * $0]), Double(p[2 * $0 + 1])) }
+            }
+            let eyes: (right: SIMD2<Double>, left: SIMD2<Double>)? = f.has_eyes != 0
+                ? (SIMD2(Double(f.right_eye_x), Double(f.right_eye_y)), SIMD2(Double(f.left_eye_x), Double(f.left_eye_y))) : nil
+            return DetectedFace(x: Double(f.x), y: Double(f.y), width: Double(f.w), height: Double(f.h), score: Double(f.score),
+                                eyes: eyes, keypoints: kp)
+        }
+    }
+}

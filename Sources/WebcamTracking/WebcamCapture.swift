@@ -1,0 +1,94 @@
+// WebcamCapture — a camera (V4L2) or a video/still file, through the native layer's OpenCV capture.
+import CWebcam
+import Foundation
+
+/// Where frames come from.
+public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
+    /// `/dev/videoN`.
+    case device(Int)
+    /// A video file (or a still image read as a one-frame video), played at its frame rate, looping.
+    case file(String)
+
+    /// Parses `webcam[:N|/dev/videoN]`'s device part (nil = 0).
+    public static func device(parsing s: String?) throws -> CaptureSource {
+        guard let s, !s.isEmpty else { return .device(0) }
+        let digits = s.hasPrefix("/dev/video") ? String(s.dropFirst(10)) : s
+        guard let n = Int(digits), n >= 0, n < 1000 else {
+            throw WebcamError.capture("invalid webcam device '\(s)': expected an index (0) or /dev/videoN")
+        }
+        return .device(n)
+    }
+
+    public var description: String {
+        switch self {
+        case .device(let n): return "/dev/video\(n)"
+        case .file(let p): return p
+        }
+    }
+}
+
+/// An open capture. One thread at a time (the capture thread, or the offline reader).
+public final class WebcamCapture: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// What was opened.
+    public let source: CaptureSource
+    /// Frames per second of a file (0 when unknown or a still image); a camera's reported rate.
+    public let fps: Double
+    /// Frames in a file (an estimate for some formats; 1 for a still image; -1 for a camera).
+    public let frameCount: Int
+    /// Frame size in pixels.
+    public let width: Int, height: Int
+    private var nextIndex = 0
+
+    /// Opens `source`; a camera is asked for 640×480. Throws `WebcamError.capture` with the
+    /// native one-line message (missing device, unreadable file…), quickly: never waits for a camera.
+    public init(_ source: CaptureSource) throws {
+        self.source = source
+        let (h, message) = withErrorBuffer { err, len -> OpaquePointer? in
+            switch source {
+            case .device(let n): return sfw_capture_open_device(Int32(n), 640, 480, err, len)
+            case .file(let path): return sfw_capture_open_file(path, err, len)
+            }
+        }
+        guard let h else { throw WebcamError.capture(message.isEmpty ? "\(source): cannot open" : message) }
+        handle = h
+        fps = sfw_capture_fps(h)
+        frameCount = Int(sfw_capture_frame_count(h))
+        width = Int(sfw_capture_width(h)); height = Int(sfw_capture_height(h))
+    }
+
+    deinit { sfw_capture_close(handle) }
+
+    /// True for a file (which ends and can be rewound), false for a camera.
+    public var isFile: Bool { if case .file = source { return true }; return false }
+
+    /// Reads the next frame into `frame` (reusing its storage), stamping it with `timestamp`.
+    /// Returns false at the end of a file. Throws when a camera stops delivering frames.
+    public func read(into frame: inout RGBFrame, timestamp: Double) throws -> Bool {
+        while true {
+            var w: Int32 = 0, h: Int32 = 0
+            let capacity = frame.pixels.count
+            let (status, message) = withErrorBuffer { err, len in
+                frame.pixels.withUnsafeMutableBufferPointer { sfw_capture_read(handle, $0.baseAddress, Int32(capacity), &w, &h, err, len) }
+            }
+            if status == 1 {
+                frame.width = Int(w); frame.height = Int(h); frame.timestamp = timestamp
+                frame.index = nextIndex; nextIndex += 1
+                return true
+            }
+            if status == 0 { return false }
+            let needed = Int(w) * Int(h) * 3
+            if needed > capacity && needed > 0 && needed <= 8192 * 8192 * 3 {
+                frame.pixels = [UInt8](repeating: 0, count: needed)   // grow once, then read again
+                continue
+            }
+            throw WebcamError.capture(message.isEmpty ? "\(source): read failed" : message)
+        }
+    }
+
+    /// Restarts a file at its first frame (for looping).
+    public func rewind() throws {
+        let (status, message) = withErrorBuffer { sfw_capture_rewind(handle, $0, $1) }
+        if status != 0 { throw WebcamError.capture(message) }
+    }
+}

@@ -1,0 +1,170 @@
+// WebcamSource — the webcam (or a video file) as a head source: capture and processing on
+// their own threads, the newest frame always, each frame stamped at capture.
+import Foundation
+import HeadTracking
+import RenderCore
+import Synchronization
+
+/// Tracker figures for the HUD.
+public struct WebcamStatus: Sendable {
+    /// The detector back end (`mediapipe` or `haar`).
+    public var backend: String
+    /// Frames captured and frames processed per second (over the last second or so).
+    public var captureFPS: Double = 0, processFPS: Double = 0
+    /// Median detection + estimation time (ms) and capture → pose latency (ms), recent frames.
+    public var processingMs: Double = 0, captureToPoseMs: Double = 0
+    /// Frames captured, processed, dropped as stale (a newer one arrived first).
+    public var captured = 0, processed = 0, dropped = 0
+    /// The latest observation (face box, eyes, distance) for the camera inset.
+    public var lastObservation: EyeObservation?
+    /// Set when the camera or file failed (then no more frames come).
+    public var failure: String?
+}
+
+/// Publishes the viewer's eye from a camera. Capture thread: reads frames (pacing a file to its
+/// frame rate and looping it), stamps each at capture and leaves only the newest for the
+/// processing thread, which detects, tracks and estimates, then publishes a `PoseSample`
+/// (confidence from the detector; 0 without a face, which HeadTracking treats as lost).
+/// A camera that stops delivering ends capture with `failure` set: the tracker then holds and
+/// eases to the neutral eye, and the window shows the failure — it never waits on the camera.
+public final class WebcamSource: PoseSource {
+    public let capture: WebcamCapture
+    private let pipeline: EyePipeline
+    private let clock: ClockFunction
+    private let captureThread = WorkerThread(name: "splatframe.webcam.capture")
+    private let processThread = WorkerThread(name: "splatframe.webcam.process")
+    private let frameReady = DispatchSemaphore(value: 0)
+
+    private struct Shared {
+        var pending: RGBFrame?          // newest captured frame not yet processed
+        var spare = RGBFrame()          // storage handed back to the capture thread
+        var latest: PoseSample?
+        var status: WebcamStatus
+        var processTimes: [Double] = [], latencies: [Double] = []
+        var captureStamps: [Double] = [], processStamps: [Double] = []
+    }
+    private let shared: Mutex<Shared>
+    // Capture-thread state (only the capture thread touches it).
+    private final class CaptureState: @unchecked Sendable { var frame = RGBFrame(); var start = 0.0; var fileFrames = 0 }
+    private let captureState = CaptureState()
+
+    /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
+    public init(capture: WebcamCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
+        self.capture = capture; self.pipeline = pipeline; self.clock = clock
+        shared = Mutex(Shared(status: WebcamStatus(backend: pipeline.detector.backend.rawValue)))
+    }
+
+    public var name: String {
+        let what: String
+        switch capture.source {
+        case .device(let n): what = "webcam:/dev/video\(n)"
+        case .file(let p): what = "video:\(p)"
+        }
+        return "\(what) (\(pipeline.detector.backend.rawValue))"
+    }
+
+    public func start() throws {
+        captureState.start = clock()
+        captureThread.start { [self] in captureStep() }
+        processThread.start { [self] in processStep() }
+    }
+
+    public func stop() {
+        captureThread.stop()
+        frameReady.signal()
+        processThread.stop()
+    }
+
+    public func latest() -> PoseSample? { shared.withLock { $0.latest } }
+
+    /// The tracker's figures now.
+    public func status() -> WebcamStatus { shared.withLock { $0.status } }
+
+    public var statusSummary: String? {
+        let s = status()
+        if let f = s.failure { return "webcam: \(f)" }
+        return String(format: "webcam (%@): %.0f fps, processing %.1f ms, capture to pose %.1f ms, %d dropped",
+                      s.backend, s.processFPS, s.processingMs, s.captureToPoseMs, s.dropped)
+    }
+
+    // MARK: capture thread
+
+    private func captureStep() {
+        let st = captureState
+        if capture.isFile, capture.fps > 0 {
+            // Play a file at its own frame rate: frame k is due at start + k / fps.
+            let due = st.start + Double(st.fileFrames) / capture.fps
+            let wait = due - clock()
+            if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 0.05)); if due - clock() > 0 { return } }
+        }
+        do {
+            var frame = shared.withLock { s -> RGBFrame in
+                let f = s.spare; s.spare = RGBFrame(); return f
+            }
+            if frame.pixels.isEmpty { frame = st.frame }
+            if try !capture.read(into: &frame, timestamp: clock()) {
+                try capture.rewind()   // a file loops
+                guard try capture.read(into: &frame, timestamp: clock()) else { throw WebcamError.capture("\(capture.source): no frames") }
+            }
+            st.fileFrames += 1
+            if !capture.isFile || capture.fps <= 0 { st.fileFrames = 0 }
+            let now = clock()
+            shared.withLock { s in
+                if let old = s.pending { s.status.dropped += 1; s.spare = old }
+                s.pending = frame
+                s.status.captured += 1
+                Self.push(now, into: &s.captureStamps)
+                s.status.captureFPS = Self.rate(s.captureStamps)
+            }
+            frameReady.signal()
+            if capture.isFile, capture.fps <= 0 { Thread.sleep(forTimeInterval: 1.0 / 30) }   // a still image: 30 Hz
+        } catch {
+            shared.withLock { $0.status.failure = "\(error)" }
+            captureThread.stop(timeout: 0)
+            frameReady.signal()
+        }
+    }
+
+    // MARK: processing thread
+
+    private func processStep() {
+        guard frameReady.wait(timeout: .now() + 0.1) == .success else { return }
+        guard let frame = shared.withLock({ s -> RGBFrame? in let f = s.pending; s.pending = nil; return f }) else { return }
+        let observation: EyeObservation
+        do { observation = try pipeline.process(frame) } catch {
+            shared.withLock { $0.status.failure = "\(error)"; $0.spare = frame }
+            return
+        }
+        let now = clock()
+        let position = observation.eyePoint(model: pipeline.model)
+        let sample = position.map {
+            PoseSample(timestamp: frame.timestamp, position: $0,
+                       rotation: observation.eyes.map { Vec3d(0, 0, $0.roll) }, confidence: observation.confidence,
+                       publishTime: now)
+        } ?? PoseSample(timestamp: frame.timestamp, position: Vec3d(0, 0, 0.6), confidence: 0, publishTime: now)
+        shared.withLock { s in
+            s.latest = sample
+            s.spare = frame
+            s.status.processed += 1
+            s.status.lastObservation = observation
+            Self.push(observation.processingTime * 1000, into: &s.processTimes)
+            Self.push((now - frame.timestamp) * 1000, into: &s.latencies)
+            Self.push(now, into: &s.processStamps)
+            s.status.processingMs = Self.median(s.processTimes)
+            s.status.captureToPoseMs = Self.median(s.latencies)
+            s.status.processFPS = Self.rate(s.processStamps)
+        }
+    }
+
+    // MARK: small statistics over the last 30 values
+
+    private static func push(_ v: Double, into a: inout [Double]) {
+        if a.count >= 30 { a.removeFirst() }
+        a.append(v)
+    }
+    private static func median(_ a: [Double]) -> Double { a.isEmpty ? 0 : a.sorted()[a.count / 2] }
+    private static func rate(_ stamps: [Double]) -> Double {
+        guard stamps.count > 1, let f = stamps.first, let l = stamps.last, l > f else { return 0 }
+        return Double(stamps.count - 1) / (l - f)
+    }
+}

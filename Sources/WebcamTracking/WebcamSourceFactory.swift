@@ -1,0 +1,45 @@
+// WebcamSourceFactory — `--head webcam[:DEVICE]` / `--head video:FILE` → a running tracker.
+import Foundation
+import HeadTracking
+import RenderCore
+import Settings
+
+/// Builds webcam sources from the head spec, the resolved tracking settings and the config
+/// file's camera and viewer constants.
+public enum WebcamSourceFactory {
+    /// The pinhole model the config implies: `cameraFocalPx` (at 640 px) wins over
+    /// `cameraFovDeg` (default 60°); `ipdMM` (default 63); the camera position from the
+    /// tracking settings (config `cameraPositionMM`, default centred 2 cm above the screen's top edge).
+    public static func model(config: ConfigFile?, settings: EffectiveTrackingSettings) -> PinholeEyeModel {
+        let ipd = (config?.ipdMM ?? 63) / 1000
+        let position = settings.cameraPosition.value
+        if let f = config?.cameraFocalPx { return PinholeEyeModel(focalPixels: f, imageWidth: 640, ipd: ipd, cameraPosition: position) }
+        return PinholeEyeModel(horizontalFOVDegrees: config?.cameraFovDeg ?? 60, imageWidth: 640, ipd: ipd, cameraPosition: position)
+    }
+
+    /// The capture a spec names.
+    public static func captureSource(_ spec: HeadSourceSpec) throws -> CaptureSource {
+        switch spec {
+        case .webcam(let d): return try CaptureSource.device(parsing: d)
+        case .video(let p): return .file(p)
+        default: throw WebcamError.capture("\(spec) is not a camera source")
+        }
+    }
+
+    /// A maker for `HeadTrackingSession(camera:)`: opens the capture, creates the best
+    /// detector (MediaPipe, else Haar — `notice` hears about the fall-back) and returns the
+    /// source, not yet started.
+    public static func maker(config: ConfigFile?, models: WebcamModels = .locate(), prefer: DetectorBackend? = nil,
+                             notice: @escaping (String) -> Void) -> CameraSourceMaker {
+        { spec, settings in
+            let capture = try WebcamCapture(try captureSource(spec))
+            let detector = try FaceDetector.best(models: models, prefer: prefer, notice: notice)
+            return WebcamSource(capture: capture, pipeline: EyePipeline(detector: detector, model: model(config: config, settings: settings)))
+        }
+    }
+
+    /// The first camera device node present (`/dev/video0` … `/dev/video9`), if any.
+    public static func firstDevice() -> Int? {
+        (0..<10).first { FileManager.default.fileExists(atPath: "/dev/video\($0)") }
+    }
+}
