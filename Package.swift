@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport"]),
-        .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadTracking", "TestSupport"]),
+        .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),

@@ -20,9 +20,18 @@ public enum BinaryLocator {
     /// `environment` (default: this process's) with `XDG_CONFIG_HOME`, `XDG_CACHE_HOME`,
     /// `XDG_DATA_HOME` and `XDG_PICTURES_DIR` pointed at an empty folder unless already set by
     /// the caller, so that a binary run by a test never reads or writes the developer's own
-    /// config, cache or pictures.
+    /// config, cache or pictures. The one thing kept is where the webcam tracker's downloaded
+    /// MediaPipe files are (`SPLATFRAME_WEBCAM_DIR`, from the real cache): third-party files
+    /// fetched by `make`, not the user's settings.
     public static func hermetic(_ environment: [String: String]? = nil) -> [String: String] {
         var env = environment ?? ProcessInfo.processInfo.environment
+        if env["SPLATFRAME_WEBCAM_DIR"] == nil {
+            let real = ProcessInfo.processInfo.environment
+            let cache = real["SPLATFRAME_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (real["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 + "/splatframe" })
+                ?? ((real["HOME"] ?? NSHomeDirectory()) + "/.cache/splatframe")
+            env["SPLATFRAME_WEBCAM_DIR"] = cache + "/webcam"
+        }
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("splatframe-test-home").path
         for (key, sub) in [("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data"),
                            ("XDG_PICTURES_DIR", "pictures")] where environment?[key] == nil {

@@ -6,5 +6,6 @@ struct TrackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "track",
         abstract: "Convert, filter, record and inspect head-track logs.",
-        subcommands: [TrackConvertCommand.self, TrackFilterCommand.self, TrackRecordCommand.self, TrackInfoCommand.self])
+        subcommands: [TrackConvertCommand.self, TrackFilterCommand.self, TrackRecordCommand.self, TrackInfoCommand.self,
+                      TrackWebcamCommand.self, TrackCalibrateCommand.self])
 }

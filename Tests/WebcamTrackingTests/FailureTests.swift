@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import HeadTracking
+import RenderCore
 import TestSupport
 @testable import WebcamTracking
 
@@ -63,5 +64,56 @@ import TestSupport
             calls.append(roi == nil ? (full ? "full-range" : "full") : "roi"); return []
         }
         #expect(lost.face == nil && lost.search == .none && calls == ["roi", "full", "full-range"] && tracker.lastFace == nil)
+    }
+}
+
+@Suite(.enabled(if: TestData.isAvailable, TestData.skipMessage))
+struct WebcamSourceLifecycleTests {
+    /// A video that disappears mid-session: the source reports the failure, keeps its last
+    /// sample, stops promptly; the tracker holds then eases to the neutral eye. Played 20× fast.
+    @Test func aVanishingVideoEndsCaptureWithANoticeNotAHang() throws {
+        let dir = TestData.temporaryDirectory("vanishing")
+        let copy = dir.appendingPathComponent("clip.avi").path
+        try FileManager.default.copyItem(atPath: TestData.path("video/Megamind.avi"), toPath: copy)
+        let start = MonotonicClock.now()
+        let fast: ClockFunction = { start + (MonotonicClock.now() - start) * 20 }
+        let source = WebcamSource(capture: try WebcamCapture(.file(copy)), pipeline: try WebcamTestSupport.pipeline(), clock: fast)
+        try source.start()
+        var waited = 0
+        while source.status().processed < 10 && waited < 200 { usleep(20_000); waited += 1 }
+        #expect(source.status().processed >= 10)
+        #expect(source.latest().map { $0.confidence > 0 } == true)
+        try FileManager.default.removeItem(atPath: copy)
+        waited = 0
+        while source.status().failure == nil && waited < 400 { usleep(25_000); waited += 1 }   // the loop's end reopens the file
+        let failure = try #require(source.status().failure, "no failure reported after the file vanished")
+        #expect(failure.contains(copy) && !failure.contains("\n"), "\(failure)")
+        #expect(source.statusSummary?.hasPrefix("webcam: ") == true)
+        #expect(source.latest() != nil, "the last sample stays readable")
+        let t0 = Date()
+        source.stop()
+        #expect(Date().timeIntervalSince(t0) < 3, "stop must not hang")
+        // The tracker sees stale samples: it holds, then eases to the neutral eye.
+        let tracker = HeadTracker(source: source, settings: HeadTrackerSettings())
+        let later = (source.latest()?.timestamp ?? 0) + 5
+        #expect(tracker.update(sample: source.latest(), at: later).state != .tracking)
+    }
+
+    @Test func calibrationFitsTheIPDThatReproducesTheTapeDistance() throws {
+        let pipeline = try WebcamTestSupport.pipeline()
+        let still = try RGBFrame.read(path: TestData.path("video/astronaut.png"))
+        let frame = try still.warped(scale: 1.4, tx: 320 - 222 * 1.4, ty: 240 - 110 * 1.4, width: 640, height: 480)
+        let observations = try (0..<12).map { _ in try pipeline.process(frame) }
+        let r = try WebcamCalibration.fit(observations, distance: 0.7, model: pipeline.model, fit: .ipd)
+        var calibrated = pipeline.model
+        calibrated.ipd = r.value / 1000
+        pipeline.model = calibrated
+        pipeline.reset()
+        let z = try #require(try pipeline.process(frame).eyes?.distance)
+        #expect(abs(z - 0.7) < 0.01, "calibrated z \(z)")
+        #expect(r.key == "ipdMM" && r.framesUsed == 12)
+        let f = try WebcamCalibration.fit(observations, distance: 0.7, model: pipeline.model, fit: .focal)
+        #expect(f.key == "cameraFocalPx" && abs(f.value - pipeline.model.focalPixels) < 0.02 * pipeline.model.focalPixels)
+        #expect(throws: WebcamError.self) { try WebcamCalibration.fit([], distance: 0.6, model: pipeline.model, fit: .ipd) }
     }
 }

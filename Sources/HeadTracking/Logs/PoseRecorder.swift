@@ -7,7 +7,7 @@ import Foundation
 /// |---|---|
 /// | `t` | frame time, seconds since the first recorded frame |
 /// | `x,y,z` | raw eye: the newest sample after calibration and movement scaling, before the filter (metres, screen space); the output pose when there is no fresh sample |
-/// | `confidence` | 1 with a fresh sample, 0 without (so replaying the file reproduces the dropout) |
+/// | `confidence` | the source's confidence with a fresh sample (1 when it reports none), 0 without (so replaying the file reproduces the dropout) |
 /// | `filtered_x,filtered_y,filtered_z` | the pose the renderer used (filtered, eased), metres |
 /// | `state` | 0 tracking, 1 holding, 2 easingOut, 3 lost, 4 easingIn |
 /// | `latency_ms` | frame time − sample publish time, milliseconds (−1 without a sample) |
@@ -42,14 +42,16 @@ public final class PoseRecorder {
         switch s { case .tracking: 0; case .holding: 1; case .easingOut: 2; case .lost: 3; case .easingIn: 4 }
     }
 
-    /// Appends the row for `pose`.
-    public func record(_ pose: HeadPose) throws {
+    /// Appends the row for `pose`; `confidence` (0…1) replaces the 1/0 fresh-sample flag when
+    /// the source measured one (the webcam tracker).
+    public func record(_ pose: HeadPose, confidence: Double? = nil) throws {
         let t = pose.time - (t0 ?? pose.time)
         if t0 == nil { t0 = pose.time }
         let r = pose.rawPosition ?? pose.position
         let f = PoseLogWriter.fmt
         let lat = pose.latency.map { f(($0 * 1000 * 1000).rounded() / 1000) } ?? "-1"
-        buffer += "\(f(t)),\(f(r.x)),\(f(r.y)),\(f(r.z)),\(pose.rawPosition == nil ? 0 : 1),"
+        let c = pose.rawPosition == nil ? "0" : confidence.map { f(min(1, max(0, $0))) } ?? "1"
+        buffer += "\(f(t)),\(f(r.x)),\(f(r.y)),\(f(r.z)),\(c),"
         buffer += "\(f(pose.position.x)),\(f(pose.position.y)),\(f(pose.position.z)),\(Self.code(pose.state)),\(lat)\n"
         rows += 1
         if buffer.utf8.count > 1 << 16 { try flush() }

@@ -1,0 +1,59 @@
+// TrackCalibrateCommand — `splatframe track calibrate`: fit the IPD (or focal length) from a
+// viewer sitting centred at a tape-measured distance, and save it to the config file.
+import ArgumentParser
+import Foundation
+import HeadTracking
+import RenderCore
+import Settings
+import Viewer
+import WebcamTracking
+
+struct TrackCalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Calibrate the webcam tracker: sit centred at a measured distance; fits your IPD (or the camera's focal length) and saves it.",
+        discussion: "Sit facing the screen, eyes level with the camera's axis as well as you can, at --distance metres from the camera (measure with a tape). The tracker watches for --seconds and writes ipdMM (or cameraFocalPx with --fit focal) to the config file.")
+
+    @Option(help: "Camera index or /dev/videoN (default 0).") var device: String?
+    @Option(help: "A video file instead of a camera (its first --seconds).") var video: String?
+    @Option(help: "Distance from the camera to your eyes in metres.") var distance: Double = 0.6
+    @Option(help: "Seconds to watch.") var seconds: Double = 3
+    @Option(help: "What to fit: ipd (keep the camera's field of view) or focal (keep your IPD).") var fit: String = "ipd"
+    @Flag(name: .customLong("dry-run"), help: "Print the result without saving it.") var dryRun = false
+    @Option(help: "Folder with libmediapipe.so and the BlazeFace models.") var models: String?
+    @OptionGroup var configOption: ConfigOption
+
+    func run() throws {
+        guard let what = WebcamCalibration.Fit(rawValue: fit) else { throw CommandError("--fit must be ipd or focal") }
+        guard seconds > 0.5, seconds <= 60 else { throw CommandError("--seconds must be 0.5…60") }
+        guard device == nil || video == nil else { throw CommandError("give at most one of --device and --video") }
+        let config = try configOption.interactive()
+        let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: HeadTrackingOptions(),
+                                                    geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
+        let capture = try WebcamCapture(video.map { .file($0) } ?? CaptureSource.device(parsing: device))
+        let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: models)) {
+            FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
+        }
+        let model = WebcamSourceFactory.model(config: config.file, settings: settings)
+        let pipeline = EyePipeline(detector: detector, model: model)
+        FileHandle.standardError.write(Data(String(format: "calibrating: sit centred, %.2f m from the camera, for %.0f s…\n", distance, seconds).utf8))
+        var observations: [EyeObservation] = []
+        var frame = RGBFrame()
+        let t0 = MonotonicClock.now()
+        let fps = capture.fps > 0 ? capture.fps : 30
+        var i = 0
+        while true {
+            let t = capture.isFile ? Double(i) / fps : MonotonicClock.now() - t0
+            if t >= seconds { break }
+            guard try capture.read(into: &frame, timestamp: t) else { break }
+            observations.append(try pipeline.process(frame))
+            i += 1
+        }
+        let r = try WebcamCalibration.fit(observations, distance: distance, model: model, fit: what)
+        print(String(format: "%@ = %g (from %d of %d frames: eye spacing %.1f px ± %.1f at 640 px width; you sat %+.0f mm, %+.0f mm off the camera axis)",
+                     r.key, r.value, r.framesUsed, r.framesSeen, r.eyeSpacing, r.spread, r.offset.x * 1000, r.offset.y * 1000))
+        if dryRun { return }
+        let path = try ConfigFile.update(path: config.path, [r.key: r.value])
+        print("saved \(r.key) to \(path)")
+    }
+}

@@ -1,0 +1,99 @@
+// The webcam tracker in the real window (under Xvfb) and from the command line.
+import Foundation
+import TestSupport
+import Testing
+
+/// An Xvfb server for one test (killed on deinit).
+final class XvfbServer {
+    let display: String
+    private let process = Process()
+
+    init() throws {
+        let xvfb = try #require(WindowTests.which("Xvfb"), "Xvfb is missing: `make test` installs xvfb")
+        display = ":\(500 + Int.random(in: 0..<400))"
+        process.executableURL = URL(fileURLWithPath: xvfb)
+        process.arguments = [display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(50_000) }
+        try #require(FileManager.default.fileExists(atPath: socket), "Xvfb did not start")
+    }
+
+    deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+
+    /// Runs the window command to completion (it must stop by itself: pass --frames).
+    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = display
+        return try BinaryLocator.run(try #require(BinaryLocator.splatframe(), "build the package first"), arguments, environment: env)
+    }
+}
+
+@Suite("webcam tracker in the window", .serialized)
+struct WebcamWindowTests {
+    static let video = TestData.path("video/Megamind.avi")
+
+    @Test(.enabled(if: TestData.isAvailable, TestData.skipMessage))
+    func aRecordedFaceDrivesTheWindow() throws {
+        let x = try XvfbServer()
+        let r = try x.run(["cube", "--head", "video:\(Self.video)", "--frames", "90", "--size", "320x180"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let backend = FileManager.default.fileExists(atPath: (BinaryLocator.hermetic()["SPLATFRAME_WEBCAM_DIR"] ?? "") + "/libmediapipe.so")
+            ? "mediapipe" : "haar"
+        #expect(r.stderr.contains("head video:\(Self.video) (\(backend))"), "\(r.stderr)")
+    }
+
+    @Test func aCameraThatIsNotThereIsAOneLineErrorWhenAskedFor() throws {
+        let x = try XvfbServer()
+        let t0 = Date()
+        let r = try x.run(["cube", "--head", "webcam:7", "--frames", "5", "--size", "320x180"])
+        #expect(r.status == 2 && r.stderr.contains("/dev/video7") && r.stderr.split(separator: "\n").count == 2, "\(r.stderr)")
+        #expect(Date().timeIntervalSince(t0) < 20)
+        let v = try x.run(["cube", "--head", "video:/nonexistent/clip.mp4", "--frames", "5", "--size", "320x180"])
+        #expect(v.status == 2 && v.stderr.contains("/nonexistent/clip.mp4"), "\(v.stderr)")
+    }
+
+    @Test func withoutACameraTheMouseTakesOverWithANotice() throws {
+        guard !FileManager.default.fileExists(atPath: "/dev/video0") else { print("skipped: this machine has a camera"); return }
+        let x = try XvfbServer()
+        let r = try x.run(["cube", "--frames", "5", "--size", "320x180"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("no webcam found") && r.stderr.contains("head mouse"), "\(r.stderr)")
+    }
+}
+
+@Suite("track webcam and calibrate commands")
+struct TrackWebcamCommandTests {
+    @Test(.enabled(if: TestData.isAvailable, TestData.skipMessage))
+    func aVideoBecomesAReplayableLogWithStats() throws {
+        let binary = try #require(BinaryLocator.splatframe(), "build the package first")
+        let log = TestData.temporaryDirectory("track-webcam").appendingPathComponent("face.csv").path
+        let r = try BinaryLocator.run(binary, ["track", "webcam", "--video", TestData.path("video/Megamind.avi"), "--frames", "48",
+                                               "--out", log, "--stats"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("detect+landmarks+estimate") && r.stdout.contains("capture to pose") && r.stdout.contains("both eyes"))
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines.first == "t,x,y,z,confidence,filtered_x,filtered_y,filtered_z,state,latency_ms" && lines.count == 49)
+        let confidences = lines.dropFirst().compactMap { Double($0.split(separator: ",")[4]) }
+        #expect(confidences.filter { $0 > 0.3 }.count >= 44, "almost every frame has a face")
+        let info = try BinaryLocator.run(binary, ["track", "info", log])
+        #expect(info.status == 0 && info.stdout.contains("samples: 48"), "\(info.stdout)\(info.stderr)")
+    }
+
+    @Test(.enabled(if: TestData.isAvailable, TestData.skipMessage))
+    func calibrationSavesTheIPDToTheConfigFile() throws {
+        let binary = try #require(BinaryLocator.splatframe(), "build the package first")
+        let dir = TestData.temporaryDirectory("calibrate")
+        let config = dir.appendingPathComponent("config.json").path
+        try #"{"screenWidthMM": 597, "screenHeightMM": 336}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let r = try BinaryLocator.run(binary, ["track", "calibrate", "--video", TestData.path("video/Megamind.avi"), "--distance", "0.6",
+                                               "--seconds", "2", "--config", config])
+        #expect(r.status == 0, "\(r.stderr)")
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
+        let ipd = try #require(saved?["ipdMM"] as? Double, "\(r.stdout)")
+        #expect(ipd > 40 && ipd < 90 && (saved?["screenWidthMM"] as? Double) == 597)
+        #expect(r.stdout.contains("saved ipdMM to \(config)"))
+    }
+}
