@@ -27,7 +27,7 @@ public struct WebcamStatus: Sendable {
 /// (confidence from the detector; 0 without a face, which HeadTracking treats as lost).
 /// A camera that stops delivering ends capture with `failure` set: the tracker then holds and
 /// eases to the neutral eye, and the window shows the failure — it never waits on the camera.
-public final class WebcamSource: PoseSource {
+public final class WebcamSource: CameraTrackingSource {
     public let capture: WebcamCapture
     private let pipeline: EyePipeline
     private let clock: ClockFunction
@@ -42,6 +42,10 @@ public final class WebcamSource: PoseSource {
         var status: WebcamStatus
         var processTimes: [Double] = [], latencies: [Double] = []
         var captureStamps: [Double] = [], processStamps: [Double] = []
+        var lastFrame: RGBFrame?        // the last processed frame, for the camera inset
+        var calibration: (distance: Double, until: Double, observations: [EyeObservation])?
+        var calibrationResult: Result<CameraCalibrationResult, HeadTrackingError>?
+        var newModel: PinholeEyeModel?  // a calibration result for the processing thread to apply
     }
     private let shared: Mutex<Shared>
     // Capture-thread state (only the capture thread touches it).
@@ -129,6 +133,7 @@ public final class WebcamSource: PoseSource {
 
     private func processStep() {
         guard frameReady.wait(timeout: .now() + 0.1) == .success else { return }
+        if let m = shared.withLock({ s -> PinholeEyeModel? in let m = s.newModel; s.newModel = nil; return m }) { pipeline.model = m }
         guard let frame = shared.withLock({ s -> RGBFrame? in let f = s.pending; s.pending = nil; return f }) else { return }
         let observation: EyeObservation
         do { observation = try pipeline.process(frame) } catch {
@@ -140,11 +145,31 @@ public final class WebcamSource: PoseSource {
         let sample = position.map {
             PoseSample(timestamp: frame.timestamp, position: $0,
                        rotation: observation.eyes.map { Vec3d(0, 0, $0.roll) }, confidence: observation.confidence,
-                       publishTime: now)
+                       publishTime: now, eyeSpan: observation.eyes.map { $0.right - $0.left })
         } ?? PoseSample(timestamp: frame.timestamp, position: Vec3d(0, 0, 0.6), confidence: 0, publishTime: now)
+        let model = pipeline.model
         shared.withLock { s in
             s.latest = sample
-            s.spare = frame
+            if let old = s.lastFrame { s.spare = old }
+            s.lastFrame = frame
+            if var c = s.calibration {
+                c.observations.append(observation)
+                if now >= c.until {
+                    s.calibration = nil
+                    do {
+                        let r = try WebcamCalibration.fit(c.observations, distance: c.distance, model: model, fit: .ipd)
+                        var m = model
+                        m.ipd = r.value / 1000
+                        s.newModel = m
+                        s.calibrationResult = .success(CameraCalibrationResult(key: r.key, value: r.value, summary: String(
+                            format: "IPD %.1f MM FROM %d FRAMES (EYES %.1f PX APART)", r.value, r.framesUsed, r.eyeSpacing)))
+                    } catch {
+                        s.calibrationResult = .failure(.notAvailable("\(error)"))
+                    }
+                } else {
+                    s.calibration = c
+                }
+            }
             s.status.processed += 1
             s.status.lastObservation = observation
             Self.push(observation.processingTime * 1000, into: &s.processTimes)
@@ -154,6 +179,28 @@ public final class WebcamSource: PoseSource {
             s.status.captureToPoseMs = Self.median(s.latencies)
             s.status.processFPS = Self.rate(s.processStamps)
         }
+    }
+
+    // MARK: camera inset and calibration
+
+    public func cameraPreview() -> CameraPreview? {
+        shared.withLock { s -> CameraPreview? in
+            guard let f = s.lastFrame else { return nil }
+            let o = s.status.lastObservation
+            let box = o?.face.map { SIMD4($0.x, $0.y, $0.width, $0.height) }
+            let eyes = o?.face?.eyes.map { [$0.right, $0.left] } ?? []
+            return CameraPreview(width: f.width, height: f.height, rgb: f.pixels, faceBox: box, eyes: eyes,
+                                 distance: o?.eyes?.distance ?? o?.boxDistance, label: s.status.backend)
+        }
+    }
+
+    public func beginCalibration(distance: Double, seconds: Double) {
+        let until = clock() + seconds
+        shared.withLock { $0.calibration = (distance, until, []); $0.calibrationResult = nil }
+    }
+
+    public func takeCalibrationResult() -> Result<CameraCalibrationResult, HeadTrackingError>? {
+        shared.withLock { s in let r = s.calibrationResult; s.calibrationResult = nil; return r }
     }
 
     // MARK: small statistics over the last 30 values

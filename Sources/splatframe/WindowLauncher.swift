@@ -33,6 +33,7 @@ enum WindowLauncher {
                                  width: window.drawableSize.width, height: window.drawableSize.height)
         let loop = WindowSession(window: window, driver: driver, tracking: session, modelFile: modelFile,
                                  statsEvery: windowOptions.statsEvery, notices: notices)
+        loop.configPath = config.path
         try loop.run(maxFrames: frames)
         if let e = session.recordError { throw e }
     }

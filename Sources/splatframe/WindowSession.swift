@@ -3,15 +3,17 @@ import Foundation
 import HeadTracking
 import Procedural
 import RenderCore
+import Settings
 import Viewer
 
 /// The interactive loop: events → head pose → off-axis camera → scene → window, continuously.
 ///
 /// Head: the pose comes from the tracking session once per frame (never blocking); with the
 /// mouse source, the cursor moves the eye in x/y and the wheel in z.
-/// Keys: Esc/q quit, F11/f fullscreen, h HUD. For model files: left-drag or arrow keys orbit,
-/// right-drag pans, +/− (or Ctrl+wheel) zoom, u cycles the up axis, 0 resets, s saves the
-/// placement next to the file.
+/// Keys: Esc/q quit, F11/f fullscreen, h HUD, c camera inset (webcam sources), k calibrate the
+/// webcam (sit centred 0.6 m away for 3 s; the IPD is saved to the config file). For model
+/// files: left-drag or arrow keys orbit, right-drag pans, +/− (or Ctrl+wheel) zoom, u cycles
+/// the up axis, 0 resets, s saves the placement next to the file.
 final class WindowSession {
     let window: SDLWindow
     let driver: FrameDriver
@@ -24,6 +26,10 @@ final class WindowSession {
     var framebuffer: Framebuffer { driver.framebuffer }
 
     private var showHUD = true
+    /// `c`: the camera inset (camera sources only).
+    private var showCamera = false
+    /// Where `k` (calibrate) saves the fitted IPD.
+    var configPath: String?
     /// Pose publish → frame complete / presented, over the last 120 frames.
     private let latency = LatencyMeter()
     private var latencySummary: LatencyMeter.Summary?
@@ -58,6 +64,10 @@ final class WindowSession {
             _ = latency.frameComplete(pose: pose, at: record.complete)
             frameTimes.append(record.renderMs)
             if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
+            if showCamera, let camera = tracking.source as? CameraTrackingSource, let preview = camera.cameraPreview() {
+                CameraInset.draw(preview, into: framebuffer)
+            }
+            pollCalibration()
             if showHUD { drawHUD(stats: record.stats, pose: pose) }
             try window.present(framebuffer)
             _ = latency.presented(at: MonotonicClock.now())
@@ -85,6 +95,10 @@ final class WindowSession {
             if key == SDLK_ESCAPE.rawValue || isChar("q") { return false }
             if key == SDLK_F11.rawValue || isChar("f") { window.toggleFullscreen() }
             if isChar("h") { showHUD.toggle() }
+            if isChar("c") {
+                if tracking.source is CameraTrackingSource { showCamera.toggle() } else { flash("NO CAMERA: THE HEAD SOURCE IS \(tracking.source.name.uppercased())") }
+            }
+            if isChar("k") { startCalibration() }
             guard var p = scene.placement else { return true }
             defer { scene.placement = p }
             let step: Float = .pi / 36
@@ -140,7 +154,32 @@ final class WindowSession {
         return true
     }
 
-    private func flash(_ text: String) { message = (text, MonotonicClock.now() + 2.5) }
+    private func flash(_ text: String, seconds: Double = 2.5) { message = (text, MonotonicClock.now() + seconds) }
+
+    /// `k`: sit centred 0.6 m from the camera for three seconds; the fitted IPD is applied and
+    /// saved to the config file.
+    private func startCalibration() {
+        guard let camera = tracking.source as? CameraTrackingSource else {
+            flash("CALIBRATION NEEDS A WEBCAM HEAD SOURCE"); return
+        }
+        camera.beginCalibration(distance: 0.6, seconds: 3)
+        showCamera = true
+        flash("CALIBRATING: SIT CENTRED, EYES 0.60 M FROM THE CAMERA, FOR 3 S", seconds: 3.5)
+    }
+
+    private func pollCalibration() {
+        guard let camera = tracking.source as? CameraTrackingSource, let result = camera.takeCalibrationResult() else { return }
+        switch result {
+        case .success(let r):
+            var saved = ""
+            if let configPath {
+                do { try ConfigFile.update(path: configPath, [r.key: r.value]); saved = " SAVED TO \(configPath)" } catch { saved = " NOT SAVED: \(error)" }
+            }
+            flash("CALIBRATED: \(r.summary)\(saved)".uppercased(), seconds: 6)
+        case .failure(let e):
+            flash("CALIBRATION FAILED: \(e)".uppercased(), seconds: 6)
+        }
+    }
 
     private func median(_ v: [Double]) -> Double {
         guard !v.isEmpty else { return 1 }
@@ -167,8 +206,8 @@ final class WindowSession {
         } else if stats.raster.trianglesIn > 0 {
             lines.append(String(format: "SETUP %.1f  RASTER %.1f MS", stats.raster.setupMs, stats.raster.rasterMs))
         }
-        lines.append(scene.placement != nil ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  Q QUIT"
-                                         : "MOVE THE MOUSE TO MOVE YOUR EYE  WHEEL DEPTH  F FULLSCREEN  H HUD  Q QUIT")
+        lines.append(scene.placement != nil ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  C CAMERA  K CALIBRATE  Q QUIT"
+                                         : "MOVE THE MOUSE TO MOVE YOUR EYE  WHEEL DEPTH  F FULLSCREEN  H HUD  C CAMERA  K CALIBRATE  Q QUIT")
         if let m = message, MonotonicClock.now() < m.until { lines.append(m.text) }
         let scale = framebuffer.width >= 1600 ? 2 : 1
         for (i, line) in lines.enumerated() {

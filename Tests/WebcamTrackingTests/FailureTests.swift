@@ -117,3 +117,36 @@ struct WebcamSourceLifecycleTests {
         #expect(throws: WebcamError.self) { try WebcamCalibration.fit([], distance: 0.6, model: pipeline.model, fit: .ipd) }
     }
 }
+
+extension WebcamSourceLifecycleTests {
+    /// A still face read as a video: the source publishes confident samples with both eyes
+    /// (an IPD apart along x), the roll, a camera preview for the inset, and calibrates in place.
+    @Test func aStillFacePublishesEyesRollPreviewAndCalibrates() throws {
+        let source = WebcamSource(capture: try WebcamCapture(.file(TestData.path("video/astronaut.png"))),
+                                  pipeline: try WebcamTestSupport.pipeline())
+        try source.start()
+        defer { source.stop() }
+        var waited = 0
+        while (source.latest()?.confidence ?? 0) == 0 && waited < 200 { usleep(20_000); waited += 1 }
+        let sample = try #require(source.latest())
+        let span = try #require(sample.eyeSpan)
+        #expect(abs(span.x - 0.063) < 0.003 && abs(span.z) < 0.02, "\(span)")
+        #expect(sample.rotation?.z != nil && sample.confidence > 0.5)
+        let preview = try #require(source.cameraPreview())
+        #expect(preview.width == 512 && preview.rgb.count == 512 * 512 * 3 && preview.eyes.count == 2 && preview.faceBox != nil)
+        let tracker = HeadTracker(source: source, settings: HeadTrackerSettings())
+        let pose = tracker.update(sample: sample, at: sample.timestamp)
+        #expect(pose.eyeSpan != nil)
+
+        source.beginCalibration(distance: 0.5, seconds: 0.5)
+        waited = 0
+        var result: Result<CameraCalibrationResult, HeadTrackingError>?
+        while result == nil && waited < 200 { usleep(20_000); waited += 1; result = source.takeCalibrationResult() }
+        let r = try #require(try result?.get())
+        #expect(r.key == "ipdMM" && r.value > 40 && r.value < 90)
+        usleep(300_000)   // the processing thread applies the new IPD: the distance becomes the taped one
+        waited = 0
+        while waited < 100, let s = source.latest(), abs(s.position.z - 0.5) > 0.01 { usleep(20_000); waited += 1 }
+        #expect(abs((source.latest()?.position.z ?? 0) - 0.5) < 0.01)
+    }
+}

@@ -29,6 +29,10 @@ public struct HeadPose: Equatable, Sendable {
     public var rawPosition: Vec3d?
     /// Frame time minus the newest sample's publish time, in seconds (nil without a sample).
     public var latency: Double?
+    /// The measured vector from the left to the right eye (metres, scaled like the position),
+    /// when the source measures both eyes; stereo places each eye half of it either side of
+    /// `position`. nil otherwise (stereo then uses ± IPD/2 along x).
+    public var eyeSpan: Vec3d?
 
     /// Creates a pose.
     public init(time: Double, position: Vec3d, rotation: Vec3d? = nil, state: TrackingState,

@@ -32,6 +32,7 @@ public final class HeadTracker {
     private var live: Vec3d
     private var raw: Vec3d?
     private var rotation: Vec3d?
+    private var eyeSpan: Vec3d?
     private var output: Vec3d
     private var held: Vec3d
     private var phaseStart = 0.0      // when holding / easing began (frame time)
@@ -84,6 +85,7 @@ public final class HeadTracker {
                 if var p = predictor { f = p.predict(f, at: smp.timestamp); predictor = p }
                 live = f
                 rotation = smp.rotation
+                eyeSpan = smp.eyeSpan.map { $0 * s.movementScale }
                 lastSampleTime = smp.timestamp
             }
             if state == .easingIn {
@@ -105,10 +107,11 @@ public final class HeadTracker {
             if state == .holding { output = held }
         }
 
-        let pose = HeadPose(time: t, position: output,
+        var pose = HeadPose(time: t, position: output,
                             rotation: state == .lost ? nil : rotation,
                             state: state, rawPosition: fresh == nil ? nil : raw,
                             latency: sample.map { t - $0.publishTime })
+        pose.eyeSpan = state == .lost ? nil : eyeSpan
         lastPose = pose
         return pose
     }

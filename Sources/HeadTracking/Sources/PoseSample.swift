@@ -17,10 +17,15 @@ public struct PoseSample: Equatable, Sendable {
     public var confidence: Double
     /// When the source published the sample (same clock as `timestamp`), for latency measurement.
     public var publishTime: Double
+    /// Where both eyes were measured (the webcam): the vector from the left eye to the right
+    /// eye (metres, screen space; about IPD along +x for a level head). Each eye sits half of it
+    /// either side of `position`. nil when the source sees one point only.
+    public var eyeSpan: Vec3d?
 
     /// Creates a sample; `publishTime` defaults to `timestamp`.
     public init(timestamp: Double, position: Vec3d, rotation: Vec3d? = nil,
-                confidence: Double = 1, publishTime: Double? = nil) {
+                confidence: Double = 1, publishTime: Double? = nil, eyeSpan: Vec3d? = nil) {
+        self.eyeSpan = eyeSpan
         self.timestamp = timestamp
         self.position = position
         self.rotation = rotation
