@@ -30,6 +30,9 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        // WebP images and the ZIP container of PlayCanvas SOG.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
 
         // The webcam's native layer: capture (V4L2 / video files) and face detection (MediaPipe
         // BlazeFace loaded with dlopen, OpenCV Haar cascades) behind a C API (C++ inside).
@@ -48,7 +51,7 @@ let package = Package(
         .target(name: "CSIMD"),
         .target(name: "TriangleRaster", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fast),
         .target(name: "SplatRender", dependencies: ["RenderCore"], swiftSettings: fast),
-        .target(name: "SceneIO", dependencies: ["RenderCore", "ImageIO", "CZlib", "CZstd"], swiftSettings: fast),
+        .target(name: "SceneIO", dependencies: ["RenderCore", "ImageIO", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "CWebcam"]),
@@ -69,7 +72,7 @@ let package = Package(
                     swiftSettings: simdFlags),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
-        .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport"]),
+        .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "TestSupport"], exclude: ["Goldens"],

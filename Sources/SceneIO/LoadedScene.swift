@@ -42,4 +42,7 @@ struct ReadResult {
     var variant: String
     var version: String
     var elements: [SceneInfo.Element]
+    /// Bytes of every file read when the scene spans several (an unbundled SOG folder); nil
+    /// when the one file handed to the reader is the whole scene.
+    var sourceBytes: Int? = nil
 }

@@ -6,15 +6,23 @@ import RenderCore
 public enum SceneFile {
     /// Loads a scene file, detecting its format from its bytes (extension as a hint).
     /// - Parameters:
-    ///   - path: file path.
+    ///   - path: file path, or the folder of an unbundled SOG.
     ///   - progress: called with (bytes done, bytes total) during long loads.
     /// - Throws: `SceneIOError` with a one-line description.
     public static func load(path: String, progress: SceneLoadProgress? = nil) throws -> LoadedScene {
         try loadWithInfo(path: path, progress: progress).scene
     }
 
-    /// Loads a scene file and summarises it.
+    /// Loads a scene file and summarises it. A folder is read as an unbundled SOG (the folder
+    /// holding `meta.json` and its images).
     public static func loadWithInfo(path: String, progress: SceneLoadProgress? = nil) throws -> (scene: LoadedScene, info: SceneInfo) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let result = try SOGReader.readFolder(path, progress: progress)
+            let secs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            return (result.scene, SceneInfo(path: path, fileBytes: result.sourceBytes ?? 0, result: result, seconds: secs))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
@@ -60,6 +68,7 @@ public enum SceneFile {
         case .spz: return try SPZReader.read(view, progress: progress)
         case .obj: return try OBJReader.read(view, directory: directory, progress: progress)
         case .stl: return try STLReader.read(view, progress: progress)
+        case .sog: return try SOGReader.read(view, directory: directory, progress: progress)
         }
     }
 

@@ -13,6 +13,8 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
     case obj
     /// STL, binary or ASCII.
     case stl
+    /// PlayCanvas SOG v1/v2: a `.sog` ZIP, or an unbundled folder (or the path of its `meta.json`).
+    case sog
 
     /// The format an extension names (case-insensitive, with or without the dot), or nil.
     public init?(extension ext: String) {
@@ -23,12 +25,15 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
         case "spz": self = .spz
         case "obj": self = .obj
         case "stl": self = .stl
+        case "sog": self = .sog
         default: return nil
         }
     }
 
     /// Detects the format from the first bytes (magic numbers and headers), using the file
     /// name's extension only where bytes are ambiguous (.splat has no magic; OBJ and STL text).
+    /// A ZIP (`PK\u{3}\u{4}`) is a bundled SOG; JSON in a file named `meta.json` (or
+    /// `lod-meta.json`, which the SOG reader declines by name) is an unbundled SOG's.
     /// - Parameters:
     ///   - bytes: the whole file (or at least its first kilobytes and its length).
     ///   - name: file name or path, for the extension hint.
@@ -40,13 +45,16 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
         }
         if starts("ply\n") || starts("ply\r\n") { return .ply }
         if starts("NGSP") || (bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) { return .spz }
+        if SOGReader.isZip(bytes) && hint != .splat { return .sog }
         if bytes.count >= 84 {
             let n = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 80, as: UInt32.self)))
             if 84 + 50 * n == bytes.count { return .stl }
         }
-        if hint == .splat || hint == .stl { return hint }
+        if hint == .splat || hint == .stl || hint == .sog { return hint }
         let head = bytes.prefix(4096)
         let text = String(decoding: head, as: UTF8.self)
+        if (name as NSString).lastPathComponent.lowercased().hasSuffix("meta.json"),
+           text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }).hasPrefix("{") { return .sog }
         let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
         if trimmed.hasPrefix("solid") && (text.contains("facet") || text.contains("endsolid")) { return .stl }
         if hint == .obj { return .obj }

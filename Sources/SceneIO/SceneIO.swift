@@ -1,13 +1,14 @@
 // SceneIO — scene-file readers and writers.
 //
-// Job: read PLY (meshes, point clouds, 3DGS, PlayCanvas compressed), .splat, .spz, OBJ and
-// STL into `TriangleMesh` / `SplatCloud` / `PointCloud`; write 3DGS PLY and .splat.
+// Job: read PLY (meshes, point clouds, 3DGS, PlayCanvas compressed), .splat, .spz, PlayCanvas
+// SOG (a .sog ZIP or an unbundled folder), OBJ and STL into `TriangleMesh` / `SplatCloud` /
+// `PointCloud`; write 3DGS PLY and .splat.
 // Contract: never renders; rejects malformed input with a one-line error naming the file,
 // the line or byte offset and what was expected; never allocates more than the file justifies.
 //
 // Entry points: `SceneFile.load(path:progress:)`, `SceneFile.load(data:name:progress:)`,
 // `SceneFile.loadWithInfo(...)`, `SceneFile.convert(input:output:)`, `SceneFormat.detect`.
-// Frames: PLY and .splat keep the file's frame; .spz is converted RUB → RDF on load.
+// Frames: PLY, .splat and SOG keep the file's frame; .spz is converted RUB → RDF on load.
 import RenderCore
 
 /// Progress callback: (bytes done, bytes total).

@@ -21,12 +21,15 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
     case unsupported(file: String, reason: String)
     /// Writing the output failed.
     case unwritable(file: String, reason: String)
+    /// A member of a container (a ZIP entry of a `.sog`, a file of an unbundled SOG folder, or a
+    /// field of its `meta.json`) is missing or does not hold what was expected.
+    case badEntry(file: String, entry: String, expected: String, found: String)
 
     /// One line: `file: where: expected X, found Y`.
     public var description: String {
         switch self {
         case let .unreadable(f, r): return "\(f): cannot read: \(Self.clean(r))"
-        case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .spz, OBJ or STL)"
+        case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .spz, SOG, OBJ or STL)"
         case let .badLine(f, l, e, found): return "\(f): line \(l): expected \(e), found \(Self.clean(found))"
         case let .badBytes(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
         case let .truncated(f, o, e): return "\(f): byte \(o): file ends early; expected \(e)"
@@ -34,6 +37,7 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .tooLarge(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
         case let .unsupported(f, r): return "\(f): unsupported: \(Self.clean(r))"
         case let .unwritable(f, r): return "\(f): cannot write: \(Self.clean(r))"
+        case let .badEntry(f, entry, e, found): return "\(f): \(Self.clean(entry)): expected \(e), found \(Self.clean(found))"
         }
     }
 

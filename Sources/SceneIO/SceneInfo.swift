@@ -15,7 +15,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
 
     /// File path as given.
     public var path: String
-    /// File size in bytes.
+    /// File size in bytes (for an unbundled SOG folder: meta.json plus the images read).
     public var fileBytes: Int
     /// Format family.
     public var format: SceneFormat
@@ -41,7 +41,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     public var loadSeconds: Double
 
     init(path: String, fileBytes: Int, result r: ReadResult, seconds: Double) {
-        self.path = path; self.fileBytes = fileBytes; format = r.format; variant = r.variant; version = r.version
+        self.path = path; self.fileBytes = r.sourceBytes ?? fileBytes; format = r.format; variant = r.variant; version = r.version
         elements = r.elements; loadSeconds = seconds; bytesInMemory = r.scene.bytesInMemory
         switch r.scene {
         case .mesh(let m): kind = "mesh"; count = m.vertexCount; triangles = m.triangleCount; shDegree = nil

@@ -16,6 +16,7 @@ struct FuzzRegressionTests {
             _ = try? SPZReader.read(v, progress: nil)
             _ = try? OBJReader.read(v, directory: nil, progress: nil)
             _ = try? STLReader.read(v, progress: nil)
+            _ = try? SOGReader.readBundled(v, progress: nil)
         }
     }
 

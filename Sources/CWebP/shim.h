@@ -1,0 +1,3 @@
+// libwebp (Debian: libwebp-dev): the lossless WebP images inside PlayCanvas SOG (encode.h for tests).
+#include <webp/decode.h>
+#include <webp/encode.h>

@@ -1,0 +1,270 @@
+// SceneIO — SOGReader: PlayCanvas SOG v1 and v2, bundled (`.sog` ZIP) or unbundled (a folder
+// holding `meta.json` and lossless WebP images), as splat-transform's read-sog.ts /
+// read-sog-v1.ts decode them (../shared/design/FORMATS.md, "PlayCanvas SOG").
+//
+// Decoding (texel i of each image is splat i; images may hold more texels than splats):
+//   positions  v = means_l | means_u << 8 per axis; t = mins + span·v/65535 (a zero span
+//              counts as 1); p = sign(t)·(e^|t| − 1).
+//   rotations  RGB → (b/255·2 − 1)/√2, A = 252 + index of the largest of (w, x, y, z); the three
+//              fill the other slots in ascending order; largest = √max(0, 1 − Σ²); other A →
+//              identity; normalised.
+//   scales     v2: exp(codebook[b]); v1: exp(lerp(mins, maxs, b/255)).
+//   sh0        v2: dc = codebook[b], opacity = A/255; v1: dc = lerp, opacity = sigmoid(lerp(A)).
+//   shN        label = R | G << 8 → palette entry at column (label % 64)·coeffs, row label / 64
+//              of the centroid image; its texel j holds coefficient j's R, G, B; a label beyond
+//              the palette gives zero coefficients.
+// No axes are converted (a SOG is in the frame of the PLY it came from, RDF).
+// Contract: memory is bounded by `Limits` whatever the input says — `count` must fit the
+// images, images must fit `maxTexels`, ZIP entries and files must fit their byte caps — and
+// every failure is a one-line `SceneIOError` naming the container, the member and the problem.
+import Foundation
+import RenderCore
+
+/// Reads PlayCanvas SOG scenes into a `SplatCloud`.
+enum SOGReader {
+    /// Caps that bound the memory a SOG may make the reader use.
+    struct Limits: Sendable {
+        /// Texels per image (4 bytes each once decoded); also the most splats a SOG can hold.
+        /// 2^26 = an 8192 × 8192 image, 256 MB of RGBA.
+        var maxTexels = 1 << 26
+        /// Bytes of one image file or ZIP entry (uncompressed).
+        var maxEntryBytes = 512 << 20
+        /// Bytes of `meta.json`.
+        var maxMetaBytes = 16 << 20
+        init() {}
+        init(maxTexels: Int, maxEntryBytes: Int, maxMetaBytes: Int) {
+            self.maxTexels = maxTexels; self.maxEntryBytes = maxEntryBytes; self.maxMetaBytes = maxMetaBytes
+        }
+    }
+
+    /// True when the bytes start like a ZIP archive (a local file header or an empty archive).
+    static func isZip(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= 4 && bytes[0] == 0x50 && bytes[1] == 0x4b
+            && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6))
+    }
+
+    /// Reads a SOG from bytes: a bundled `.sog` (ZIP), or the text of an unbundled SOG's
+    /// `meta.json` whose images lie in `directory` (default: the folder of `view.file`).
+    static func read(_ view: ByteView, directory: String?, limits: Limits = Limits(),
+                     progress: SceneLoadProgress?) throws -> ReadResult {
+        if isZip(view.bytes) { return try readBundled(view, limits: limits, progress: progress) }
+        if (view.file as NSString).pathExtension.lowercased() == "sog" {
+            throw SceneIOError.badBytes(file: view.file, offset: 0, expected: "a ZIP archive (PK\\3\\4): a bundled .sog", found: view.sample(0, 8))
+        }
+        let name = (view.file as NSString).lastPathComponent
+        let folder = directory ?? {
+            let d = (view.file as NSString).deletingLastPathComponent
+            return d.isEmpty ? "." : d
+        }()
+        if name.lowercased() == "lod-meta.json" { throw streamed(folder) }
+        let meta = try SOGMeta.parse(Data(view.bytes), file: folder, entry: name)
+        return try decode(meta, from: SOGFolder(file: folder), variant: "unbundled folder",
+                          metaBytes: view.count, limits: limits, progress: progress)
+    }
+
+    /// Reads a bundled `.sog`: a ZIP with `meta.json` at its root and the images it names.
+    static func readBundled(_ view: ByteView, limits: Limits = Limits(), progress: SceneLoadProgress?) throws -> ReadResult {
+        let zip = try ZipArchive(bytes: view.bytes, file: view.file)
+        guard zip.contains("meta.json") else {
+            throw SceneIOError.badEntry(file: view.file, entry: "meta.json",
+                                        expected: "a meta.json entry at the archive's root (a bundled SOG)", found: "no such entry")
+        }
+        let meta = try SOGMeta.parse(try zip.read("meta.json", cap: limits.maxMetaBytes), file: view.file)
+        return try decode(meta, from: zip, variant: "bundled ZIP", metaBytes: nil, limits: limits, progress: progress)
+    }
+
+    /// Reads an unbundled SOG folder (the folder holding `meta.json`).
+    static func readFolder(_ path: String, limits: Limits = Limits(), progress: SceneLoadProgress?) throws -> ReadResult {
+        let folder = SOGFolder(file: path)
+        let metaPath = (path as NSString).appendingPathComponent("meta.json")
+        if !FileManager.default.fileExists(atPath: metaPath),
+           FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("lod-meta.json")) {
+            throw streamed(path)
+        }
+        let metaData = try folder.read("meta.json", cap: limits.maxMetaBytes)
+        let meta = try SOGMeta.parse(metaData, file: path)
+        return try decode(meta, from: folder, variant: "unbundled folder", metaBytes: metaData.count, limits: limits, progress: progress)
+    }
+
+    /// The error for a streamed (level-of-detail) SOG, which this reader does not assemble.
+    static func streamed(_ folder: String) -> SceneIOError {
+        .unsupported(file: folder, reason: "streamed SOG (lod-meta.json): open a chunk folder")
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes the images `meta` names into a cloud.
+    /// - Parameter metaBytes: for a folder, the size of `meta.json` (the images' sizes are added
+    ///   to report the scene's total bytes); nil for a ZIP (its own size is the total).
+    static func decode(_ meta: SOGMeta, from c: some SOGContainer, variant: String, metaBytes: Int?,
+                       limits: Limits, progress: SceneLoadProgress?) throws -> ReadResult {
+        let file = c.file, n = meta.count
+        guard n <= limits.maxTexels else {
+            throw SceneIOError.badEntry(file: file, entry: meta.version == 2 ? "meta.json count" : "meta.json means.shape[0]",
+                                        expected: "at most \(limits.maxTexels) splats (the texels one image may hold)", found: "\(n)")
+        }
+        var elements: [SceneInfo.Element] = []
+        var bytesRead = 0
+        let steps = meta.sh == nil ? 4 : 5
+        progress?(0, steps)
+        /// Reads and decodes one image, checked to hold `minTexels`.
+        func image(_ name: String, minTexels: Int, role: String) throws -> WebPImage {
+            let data = try c.read(name, cap: limits.maxEntryBytes)
+            bytesRead += data.count
+            let img = try data.withUnsafeBytes {
+                try WebPImage(decoding: $0, minTexels: minTexels, maxTexels: limits.maxTexels, file: file, entry: name)
+            }
+            elements.append(SceneInfo.Element(name: name, count: img.texels, properties: ["\(img.width)×\(img.height) RGBA", role]))
+            return img
+        }
+
+        // Positions: 16 bits per axis over two images, then the inverse log transform.
+        var positions = [Vec3](repeating: .zero, count: n)
+        do {
+            let lo = try image(meta.meansLower, minTexels: n, role: "position low bytes")
+            let hi = try image(meta.meansUpper, minTexels: n, role: "position high bytes")
+            let mins = meta.meansMins
+            var span = meta.meansMaxs - mins
+            for a in 0..<3 where span[a] == 0 { span[a] = 1 }
+            try lo.rgba.withUnsafeBufferPointer { l in
+                try hi.rgba.withUnsafeBufferPointer { h in
+                    for i in 0..<n {
+                        var p = Vec3.zero
+                        for a in 0..<3 {
+                            let v = Double(UInt16(l[i * 4 + a]) | UInt16(h[i * 4 + a]) << 8)
+                            let t = mins[a] + span[a] * v / 65535
+                            let e = expm1(abs(t))
+                            p[a] = Float(t < 0 ? -e : e)
+                        }
+                        guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
+                            throw SceneIOError.badEntry(file: file, entry: meta.meansLower, expected: "finite positions (means.mins/maxs too large)",
+                                                        found: "splat \(i) at (\(p.x), \(p.y), \(p.z))")
+                        }
+                        positions[i] = p
+                    }
+                }
+            }
+        }
+        progress?(1, steps)
+
+        // Rotations: smallest three, the largest component's index in the alpha byte.
+        var rotations = [Quaternion](repeating: Quaternion(w: 1, x: 0, y: 0, z: 0), count: n)
+        do {
+            let q = try image(meta.quatsFile, minTexels: n, role: "rotation smallest-three")
+            let invSqrt2 = Float(0.5).squareRoot()
+            q.rgba.withUnsafeBufferPointer { b in
+                for i in 0..<n {
+                    let tag = b[i * 4 + 3]
+                    guard tag >= 252 else { continue }       // not 252…255: identity
+                    let largest = Int(tag - 252)
+                    var c = SIMD4<Float>.zero                 // w, x, y, z
+                    var k = 0, sum: Float = 0
+                    for slot in 0..<4 where slot != largest {
+                        let v = (Float(b[i * 4 + k]) / 255 * 2 - 1) * invSqrt2
+                        c[slot] = v; sum += v * v; k += 1
+                    }
+                    c[largest] = max(0, 1 - sum).squareRoot()
+                    rotations[i] = Quaternion(w: c[0], x: c[1], y: c[2], z: c[3]).normalized
+                }
+            }
+        }
+        progress?(2, steps)
+
+        // Scales (log-space in the file).
+        var scales = [Vec3](repeating: .zero, count: n)
+        do {
+            let s = try image(meta.scalesFile, minTexels: n, role: meta.version == 2 ? "log-scale codebook indices" : "log-scale lerp")
+            let table = lookupTables(meta.scales, channels: 3)
+            s.rgba.withUnsafeBufferPointer { b in
+                for i in 0..<n {
+                    scales[i] = Vec3(expf(table[0][Int(b[i * 4])]), expf(table[1][Int(b[i * 4 + 1])]), expf(table[2][Int(b[i * 4 + 2])]))
+                }
+            }
+        }
+        progress?(3, steps)
+
+        // DC colour and opacity.
+        var dc = [Vec3](repeating: .zero, count: n)
+        var opacities = [Float](repeating: 0, count: n)
+        do {
+            let s = try image(meta.sh0File, minTexels: n, role: meta.version == 2 ? "DC codebook indices, opacity" : "DC lerp, opacity logit lerp")
+            let table = lookupTables(meta.sh0, channels: 4)
+            // v2: alpha is the opacity (already through the sigmoid); v1: a logit lerp.
+            let alpha: [Float] = meta.version == 2 ? (0..<256).map { Float($0) / 255 } : table[3].map { 1 / (1 + expf(-$0)) }
+            s.rgba.withUnsafeBufferPointer { b in
+                for i in 0..<n {
+                    dc[i] = Vec3(table[0][Int(b[i * 4])], table[1][Int(b[i * 4 + 1])], table[2][Int(b[i * 4 + 2])])
+                    opacities[i] = alpha[Int(b[i * 4 + 3])]
+                }
+            }
+        }
+
+        // Higher-order SH through the palette.
+        var degree = 0
+        var shRest: [Float] = []
+        if let sh = meta.sh {
+            progress?(4, steps)
+            let centroids = try image(sh.centroidsFile, minTexels: 1, role: "SH palette (64 entries per row)")
+            let bands: Int
+            if let b = sh.bands { bands = b } else {
+                guard let b = [192: 1, 512: 2, 960: 3][centroids.width] else {
+                    throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of 192, 512 or 960 (SH bands 1, 2, 3)",
+                                                found: "width \(centroids.width)")
+                }
+                bands = b
+            }
+            let coeffs = SplatCloud.restCount(degree: bands)
+            guard centroids.width == 64 * coeffs else {
+                throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of \(64 * coeffs) (64 entries × \(coeffs) coefficients)",
+                                            found: "width \(centroids.width)")
+            }
+            let labels = try image(sh.labelsFile, minTexels: n, role: "SH palette labels")
+            // Labels at or beyond the palette (or the rows the image holds) give zero coefficients.
+            let palette = min(sh.paletteCount ?? Int.max, 64 * centroids.height)
+            let table = lookupTables(sh.values, channels: 1)[0]
+            degree = bands
+            shRest = [Float](repeating: 0, count: n * coeffs * 3)
+            let width = centroids.width
+            labels.rgba.withUnsafeBufferPointer { l in
+                centroids.rgba.withUnsafeBufferPointer { cen in
+                    shRest.withUnsafeMutableBufferPointer { out in
+                        for i in 0..<n {
+                            let label = Int(l[i * 4]) | Int(l[i * 4 + 1]) << 8
+                            guard label < palette else { continue }
+                            let rowStart = (label / 64) * width + (label % 64) * coeffs
+                            for j in 0..<coeffs {
+                                let t = (rowStart + j) * 4, o = (i * coeffs + j) * 3
+                                out[o] = table[Int(cen[t])]; out[o + 1] = table[Int(cen[t + 1])]; out[o + 2] = table[Int(cen[t + 2])]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        progress?(steps, steps)
+
+        let cloud = SplatCloud(positions: positions, scales: scales, rotations: rotations, opacities: opacities, dc: dc,
+                               shDegree: degree, shRest: shRest)
+        let quant = meta.version == 2 ? "codebook" : "min/max lerp"
+        let props = ["position 2×16-bit log-lerp", "rotation smallest-three", "scale \(quant)", "dc \(quant)",
+                     meta.version == 2 ? "opacity 8-bit" : "opacity 8-bit logit lerp"]
+            + (meta.sh == nil ? [] : ["sh bands \(degree) palette \(quant)"])
+        var result = ReadResult(scene: .splats(cloud), format: .sog, variant: variant, version: "\(meta.version)",
+                                elements: [SceneInfo.Element(name: "splat", count: n, properties: props)] + elements)
+        if let m = metaBytes { result.sourceBytes = m + bytesRead }
+        return result
+    }
+
+    /// Per-channel 256-entry tables: codebook entries (shared by every channel) or the v1 lerp
+    /// `mins[c] + (maxs[c] − mins[c])·b/255`.
+    static func lookupTables(_ q: SOGMeta.Quantisation, channels: Int) -> [[Float]] {
+        switch q {
+        case .codebook(let cb):
+            return Array(repeating: cb, count: channels)
+        case let .lerp(mins, maxs):
+            return (0..<channels).map { c in
+                (0..<256).map { b in mins[c] + (maxs[c] - mins[c]) * Float(b) / 255 }
+            }
+        }
+    }
+}
