@@ -21,7 +21,7 @@ struct OpenCommand: ParsableCommand {
 
     func run() throws {
         let options = try model.options()
-        let isFile = FileManager.default.fileExists(atPath: file) && !file.lowercased().hasSuffix(".json")
+        let isFile = FileManager.default.fileExists(atPath: file) && !SceneLoader.isSceneDescription(file)
         // Small files are read before the window opens, so their errors come first; large ones load
         // inside the window with a progress bar (and the terminal's progress line).
         let large = isFile && ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) > Self.windowLoadBytes

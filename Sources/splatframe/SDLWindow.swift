@@ -1,6 +1,7 @@
 import CSDL2
 import Foundation
 import RenderCore
+import Viewer
 
 /// Errors from the window system.
 enum WindowError: Error, CustomStringConvertible {
@@ -101,10 +102,27 @@ final class SDLWindow {
         SDL_RenderPresent(renderer)
     }
 
+    /// Where the window is: its client rectangle and its display's bounds (desktop pixels).
+    func placement() -> WindowPlacement? {
+        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowPosition(window, &x, &y)
+        SDL_GetWindowSize(window, &w, &h)
+        let index = SDL_GetWindowDisplayIndex(window)
+        var bounds = SDL_Rect()
+        guard index >= 0, SDL_GetDisplayBounds(index, &bounds) == 0 else { return nil }
+        return WindowPlacement(windowX: Int(x), windowY: Int(y), windowWidth: Int(w), windowHeight: Int(h),
+                               displayX: Int(bounds.x), displayY: Int(bounds.y), displayWidth: Int(bounds.w),
+                               displayHeight: Int(bounds.h), display: Int(index))
+    }
+
     /// The physical size of the display the window is on, from SDL's reported DPI, or nil when
     /// SDL reports none or an implausible value.
     func physicalDisplaySize() -> ScreenGeometry? {
-        let index = SDL_GetWindowDisplayIndex(window)
+        physicalSize(display: SDL_GetWindowDisplayIndex(window))
+    }
+
+    /// The physical size of display `index` from SDL's DPI, or nil.
+    func physicalSize(display index: Int32) -> ScreenGeometry? {
         var mode = SDL_DisplayMode()
         var hdpi: Float = 0, vdpi: Float = 0
         guard index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0, SDL_GetDisplayDPI(index, nil, &hdpi, &vdpi) == 0,

@@ -58,6 +58,7 @@ final class WindowSession {
             }
             let size = window.drawableSize
             driver.resize(width: size.width, height: size.height)
+            updateViewport()
             // The pose is read inside renderFrame, after event handling: as late as possible.
             let record = driver.renderFrame(from: eyes, index: frames)
             let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
@@ -133,8 +134,12 @@ final class WindowSession {
                 }
                 scene.placement = p
             } else {
-                tracking.mouse?.update(normalizedX: (Double(event.motion.x) + 0.5) / Double(size.width),
-                                       normalizedY: (Double(event.motion.y) + 0.5) / Double(size.height))
+                // The eye goes over the cursor's place on the display (the window is a part of it).
+                let p = placement ?? WindowPlacement(windowX: 0, windowY: 0, windowWidth: size.width, windowHeight: size.height,
+                                                     displayX: 0, displayY: 0, displayWidth: size.width, displayHeight: size.height)
+                tracking.mouse?.update(
+                    normalizedX: (Double(p.windowX - p.displayX) + Double(event.motion.x) + 0.5) / Double(max(1, p.displayWidth)),
+                    normalizedY: (Double(p.windowY - p.displayY) + Double(event.motion.y) + 0.5) / Double(max(1, p.displayHeight)))
             }
         case SDL_MOUSEBUTTONDOWN:
             if placeable { dragging = event.button.button }
@@ -152,6 +157,21 @@ final class WindowSession {
             break
         }
         return true
+    }
+
+    /// The display the set-up's screen size describes (where the window opened).
+    private var homeDisplay: Int?
+    private var placement: WindowPlacement?
+
+    /// A true window: the framebuffer shows the part of the physical screen behind the
+    /// window's own rectangle, found again every frame (moves, resizes, other displays).
+    private func updateViewport() {
+        guard let p = window.placement() else { return }
+        if homeDisplay == nil { homeDisplay = p.display }
+        placement = p
+        let screen = p.display == homeDisplay ? driver.setup.screen.value
+            : (window.physicalSize(display: Int32(p.display)) ?? driver.setup.screen.value)
+        driver.setup.viewport = p.viewport(on: screen)
     }
 
     private func flash(_ text: String, seconds: Double = 2.5) { message = (text, MonotonicClock.now() + seconds) }

@@ -91,3 +91,50 @@ struct FrameDriverTests {
         #expect(c.trackingGeometry.movementScale == 1.5)
     }
 }
+
+@Suite("window placement")
+struct WindowPlacementTests {
+    static let screen = ScreenGeometry(width: 0.6, height: 0.34)
+
+    @Test func aFullWindowIsTheWholeScreenAndAHalfIsItsHalf() {
+        let full = WindowPlacement(windowX: 0, windowY: 0, windowWidth: 1920, windowHeight: 1080,
+                                   displayX: 0, displayY: 0, displayWidth: 1920, displayHeight: 1080)
+        #expect(full.viewport(on: Self.screen) == ScreenRect(screen: Self.screen))
+        let left = WindowPlacement(windowX: 0, windowY: 0, windowWidth: 960, windowHeight: 1080,
+                                   displayX: 0, displayY: 0, displayWidth: 1920, displayHeight: 1080)
+        let v = left.viewport(on: Self.screen)
+        #expect(abs(v.minX + 0.3) < 1e-6 && abs(v.maxX) < 1e-6 && abs(v.minY + 0.17) < 1e-6 && abs(v.maxY - 0.17) < 1e-6)
+    }
+
+    @Test func movingTheWindowMovesItsRectangleByThePhysicalAmount() {
+        // A 640×360 window at (100, 50) on a second display whose bounds start at x = 1920.
+        let a = WindowPlacement(windowX: 2020, windowY: 50, windowWidth: 640, windowHeight: 360,
+                                displayX: 1920, displayY: 0, displayWidth: 1920, displayHeight: 1080, display: 1)
+        var b = a
+        b.windowX += 192; b.windowY += 108   // a tenth of the display each way
+        let va = a.viewport(on: Self.screen), vb = b.viewport(on: Self.screen)
+        #expect(abs((vb.minX - va.minX) - 0.06) < 1e-6 && abs((vb.maxY - va.maxY) + 0.034) < 1e-6)
+        #expect(abs(va.width - 0.2) < 1e-6 && abs(va.height - 0.34 / 3) < 1e-6)
+        let centre = a.screenPoint(windowX: 320, y: 180, on: Self.screen)
+        #expect(abs(centre.x - Double(va.center.x)) < 1e-6 && abs(centre.y - Double(va.center.y)) < 1e-6)
+    }
+
+    @Test func twoWindowsSideBySideShowOneContinuousWorld() throws {
+        let scene = try SceneLoader(path: "cube").scene(screen: Self.screen)
+        let eye = FixedEyeSource(eye: Vec3(-0.05, 0.03, 0.55))
+        func render(_ p: WindowPlacement) -> RGBAImage {
+            var setup = ViewingSetup(screen: Self.screen)
+            setup.viewport = p.viewport(on: Self.screen)
+            let d = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: 1), width: p.windowWidth, height: p.windowHeight)
+            d.renderFrame(from: eye, index: 0)
+            return d.framebuffer.image()
+        }
+        let whole = render(WindowPlacement(windowX: 0, windowY: 0, windowWidth: 320, windowHeight: 180,
+                                           displayX: 0, displayY: 0, displayWidth: 320, displayHeight: 180))
+        let right = render(WindowPlacement(windowX: 160, windowY: 0, windowWidth: 160, windowHeight: 180,
+                                           displayX: 0, displayY: 0, displayWidth: 320, displayHeight: 180))
+        let expected = RGBAImage(width: 160, height: 180, pixels: (0..<180).flatMap { y in whole.pixels[(y * 320 + 160)..<(y * 320 + 320)] })
+        let c = ImageComparison(right, expected)
+        #expect(c.psnr >= 40, "\(c)")
+    }
+}

@@ -61,13 +61,20 @@ public struct SceneLoader {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ViewerError.sceneLoad(path: path, reason: "no such file")
             }
-            if path.lowercased().hasSuffix(".json") {
+            if Self.isSceneDescription(path) {
                 kind = .description(try SceneDescription.load(path))
             } else {
                 let scene = try SceneFile.load(path: path, progress: progress)
                 kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
             }
         }
+    }
+
+    /// True for our scene JSON files (`Scenes/cube.json`); a SOG's `meta.json` and a streamed
+    /// SOG's `lod-meta.json` are splat files, read by SceneIO.
+    public static func isSceneDescription(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent.lowercased()
+        return name.hasSuffix(".json") && name != "meta.json" && !name.hasSuffix("lod-meta.json")
     }
 
     /// Parses counts like `150000`, `150k`, `1M`.
