@@ -99,6 +99,20 @@ struct RoomOptions: ParsableArguments {
     }
 }
 
+/// `--stereo MODE` and `--ipd MM` for the window and `render`.
+struct StereoOptions: ParsableArguments {
+    @Option(help: "Stereo: anaglyph (red/cyan, Dubois), anaglyph:plain, sbs (full side by side), hsbs (half side by side).")
+    var stereo: String?
+    @Option(help: "Inter-pupillary distance in millimetres for stereo, where the tracker does not measure both eyes.")
+    var ipd: Double = 63
+
+    /// The validated mode (nil: mono) and IPD in metres.
+    func resolved() throws -> (mode: StereoMode, ipd: Double)? {
+        guard ipd > 40, ipd < 90 else { throw ViewerError.badOption(name: "--ipd", value: "\(ipd)", reason: "must be 40…90 mm") }
+        return try stereo.map { (try StereoMode(parsing: $0), ipd / 1000) }
+    }
+}
+
 /// Window options.
 struct WindowOptions: ParsableArguments {
     @Option(help: "Window size WxH in pixels.") var size: String = "1280x720"
@@ -106,6 +120,7 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Render threads (default: one per core).") var threads: Int?
     @Option(name: .customLong("stats-every"), help: "Print frame time and resident memory on stderr every S seconds (soak runs).")
     var statsEvery: Double?
+    @OptionGroup var stereoOptions: StereoOptions
 
     func validatedThreads() throws -> Int {
         guard let t = threads else { return CoreCount.available }

@@ -21,6 +21,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var room: RoomOptions
     @OptionGroup var model: ModelOptionGroup
+    @OptionGroup var stereoOptions: StereoOptions
 
     func run() throws {
         guard (eye == nil) != (camera == nil) else {
@@ -53,9 +54,20 @@ struct RenderCommand: ParsableCommand {
         } else {
             sceneObject = MeshScene(room: try room.description().room(screen: screen))
         }
-        let driver = FrameDriver(scene: sceneObject, setup: setup, context: RenderContext(threads: threads), width: width, height: height)
-        let record = driver.renderFrame(from: source, index: 0)
-        let fb = driver.framebuffer
+        let context = RenderContext(threads: threads)
+        let record: FrameRecord, fb: Framebuffer
+        if let (mode, ipd) = try stereoOptions.resolved() {
+            if depthOut != nil { throw ViewerError.badOption(name: "--depth-out", value: depthOut!, reason: "is for mono frames; drop --stereo") }
+            // Full side by side writes each eye at the full --size: a double-width picture.
+            if mode == .sideBySide(half: false) { width *= 2 }
+            let stereo = StereoRenderer(mode: mode, ipd: ipd, scene: sceneObject, setup: setup, context: context, width: width, height: height)
+            record = stereo.renderFrame(from: source, index: 0, width: width, height: height)
+            fb = stereo.output
+        } else {
+            let driver = FrameDriver(scene: sceneObject, setup: setup, context: context, width: width, height: height)
+            record = driver.renderFrame(from: source, index: 0)
+            fb = driver.framebuffer
+        }
         try ImageFile.savePNG(fb.image(), to: out)
         if let depthOut { try PFMFile.save(width: fb.width, height: fb.height, values: fb.depthArray, to: depthOut) }
         FileHandle.standardError.write(Data(String(format: "splatframe: rendered %@ (%d primitives) at %dx%d in %.1f ms -> %@\n",

@@ -34,6 +34,10 @@ enum WindowLauncher {
         let loop = WindowSession(window: window, driver: driver, tracking: session, modelFile: modelFile,
                                  statsEvery: windowOptions.statsEvery, notices: notices)
         loop.configPath = config.path
+        if let (mode, ipd) = try windowOptions.stereoOptions.resolved() {
+            loop.stereo = StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
+                                         width: window.drawableSize.width, height: window.drawableSize.height)
+        }
         try loop.run(maxFrames: frames)
         if let e = session.recordError { throw e }
     }

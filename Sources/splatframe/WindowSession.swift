@@ -23,7 +23,9 @@ final class WindowSession {
     /// `--stats-every S`: a line of frame-time and memory figures on stderr every S seconds.
     let statsEvery: Double?
     var scene: Scene { driver.scene }
-    var framebuffer: Framebuffer { driver.framebuffer }
+    /// Stereo (`--stereo`): two eyes composed into its own output.
+    var stereo: StereoRenderer?
+    var framebuffer: Framebuffer { stereo?.output ?? driver.framebuffer }
 
     private var showHUD = true
     /// `c`: the camera inset (camera sources only).
@@ -60,7 +62,13 @@ final class WindowSession {
             driver.resize(width: size.width, height: size.height)
             updateViewport()
             // The pose is read inside renderFrame, after event handling: as late as possible.
-            let record = driver.renderFrame(from: eyes, index: frames)
+            let record: FrameRecord
+            if let stereo {
+                stereo.setup = driver.setup
+                record = stereo.renderFrame(from: eyes, index: frames, width: size.width, height: size.height)
+            } else {
+                record = driver.renderFrame(from: eyes, index: frames)
+            }
             let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
             _ = latency.frameComplete(pose: pose, at: record.complete)
             frameTimes.append(record.renderMs)
@@ -229,13 +237,24 @@ final class WindowSession {
         lines.append(scene.placement != nil ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  C CAMERA  K CALIBRATE  Q QUIT"
                                          : "MOVE THE MOUSE TO MOVE YOUR EYE  WHEEL DEPTH  F FULLSCREEN  H HUD  C CAMERA  K CALIBRATE  Q QUIT")
         if let m = message, MonotonicClock.now() < m.until { lines.append(m.text) }
+        if let stereo { lines.append("STEREO \(stereo.mode.description.uppercased())  IPD \(Int((stereo.ipd * 1000).rounded())) MM") }
         let scale = framebuffer.width >= 1600 ? 2 : 1
-        for (i, line) in lines.enumerated() {
+        // Side by side: the same text at the same place in both halves, so it sits at zero parallax.
+        var offsets = [0]
+        var maxChars = Int.max
+        if case .sideBySide = stereo?.mode {
+            offsets = [0, framebuffer.width / 2]
+            maxChars = max(8, (framebuffer.width / 2 - 12) / ((BitmapFont.glyphWidth + 1) * scale))
+        }
+        for (i, full) in lines.enumerated() {
+            let line = full.count > maxChars ? String(full.prefix(maxChars - 1)) + "…" : full
             let y = 6 + i * (BitmapFont.glyphHeight + 3) * scale
-            BitmapFont.draw(line, x: 7, y: y + 1, scale: scale, color: 0xFF00_0000, into: framebuffer.color,
-                            width: framebuffer.width, height: framebuffer.height)
-            BitmapFont.draw(line, x: 6, y: y, scale: scale, color: 0xFFFF_FFFF, into: framebuffer.color,
-                            width: framebuffer.width, height: framebuffer.height)
+            for x0 in offsets {
+                BitmapFont.draw(line, x: x0 + 7, y: y + 1, scale: scale, color: 0xFF00_0000, into: framebuffer.color,
+                                width: framebuffer.width, height: framebuffer.height)
+                BitmapFont.draw(line, x: x0 + 6, y: y, scale: scale, color: 0xFFFF_FFFF, into: framebuffer.color,
+                                width: framebuffer.width, height: framebuffer.height)
+            }
         }
     }
 }
