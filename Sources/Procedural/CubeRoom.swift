@@ -27,15 +27,19 @@ public struct CubeRoom: Sendable {
     public var screen: ScreenGeometry
     /// How far the room extends behind the screen, metres.
     public var depth: Float
-    /// Pictures per wall; walls without one get a generated labelled grid.
+    /// Pictures per wall; walls without one (or a texture) get a generated labelled grid.
     public var pictures: [Wall: RGBAImage]
+    /// Ready-made textures per wall, shared by reference (a video wall's texture, which its
+    /// owner rewrites in place between frames); they take precedence over `pictures`.
+    public var textures: [Wall: Texture]
     /// Whether the floating targets are shown.
     public var showTargets: Bool
 
     /// A room behind `screen`; `depth` defaults to the screen width.
-    public init(screen: ScreenGeometry, depth: Float? = nil, pictures: [Wall: RGBAImage] = [:], showTargets: Bool = true) {
+    public init(screen: ScreenGeometry, depth: Float? = nil, pictures: [Wall: RGBAImage] = [:], textures: [Wall: Texture] = [:],
+                showTargets: Bool = true) {
         self.screen = screen; self.depth = depth ?? screen.width
-        self.pictures = pictures; self.showTargets = showTargets
+        self.pictures = pictures; self.textures = textures; self.showTargets = showTargets
     }
 
     /// The target positions (disc centres) as fractions of the room: x, y of the half-extents, z of the depth.
@@ -49,11 +53,11 @@ public struct CubeRoom: Sendable {
         let w = screen.width / 2, h = screen.height / 2, d = depth
         var room = TriangleMesh(positions: [], indices: [], materials: [])
         func wall(_ which: Wall, origin: Vec3, u: Vec3, v: Vec3) {
-            let picture = pictures[which] ?? {
+            let texture = textures[which] ?? Texture(pictures[which] ?? {
                 let p = which.placeholder
                 return TextureGenerator.labelledGrid(label: p.label, tint: p.tint)
-            }()
-            let material = TriangleMesh.Material(name: which.rawValue, texture: Texture(picture), lit: false)
+            }())
+            let material = TriangleMesh.Material(name: which.rawValue, texture: texture, lit: false)
             room.append(MeshGenerator.quad(origin: origin, uAxis: u, vAxis: v, divisions: 1, material: material))
         }
         // Each wall's u runs left→right and v bottom→top as seen from inside the room, so pictures stand upright.

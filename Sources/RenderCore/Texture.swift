@@ -2,8 +2,9 @@
 /// sampled with texture coordinates u right, v up (v = 0 is the image's bottom row, as OBJ and
 /// OpenGL expect), repeating outside [0, 1].
 ///
-/// All levels live in one block allocated at creation and never changed, so renderers read
-/// them through raw pointers from any thread with no reference counting in their loops.
+/// All levels live in one block allocated at creation and never reallocated, so renderers read
+/// them through raw pointers from any thread with no reference counting in their loops. A
+/// video wall rewrites them in place between frames (`update(rgb:rowBytes:)`, allocation-free).
 /// Each level is stored with one extra column and row that repeat its first column and row
 /// (row stride `width + 1`), so a bilinear footprint (x, x+1) × (y, y+1) never wraps in memory
 /// and the right-hand pair of texels can be loaded as one 64-bit value.
@@ -29,36 +30,31 @@ public final class Texture: @unchecked Sendable {
     /// The same as `levels`, in raw memory for renderers' inner loops.
     public let levelTable: UnsafeMutablePointer<Level>
 
-    /// Builds the texture and its mipmap chain from a picture.
-    public init(_ image: RGBAImage) {
-        var pictures = [image]
-        var cur = image
-        while cur.width > 1 || cur.height > 1 {
-            cur = Texture.halve(cur)
-            pictures.append(cur)
-        }
+    /// An opaque black texture of `width`×`height` texels (at least 1×1) and its full mip
+    /// chain, to be filled with `update(rgb:rowBytes:)` or `update(_:)`.
+    public init(width: Int, height: Int) {
         var levels: [Level] = []
         var total = 0
-        for p in pictures {
-            levels.append(Level(width: p.width, height: p.height, offset: total))
-            total += (p.width + 1) * (p.height + 1)
+        var w = max(1, width), h = max(1, height)
+        while true {
+            levels.append(Level(width: w, height: h, offset: total))
+            total += (w + 1) * (h + 1)
+            if w == 1 && h == 1 { break }
+            w = max(1, w / 2); h = max(1, h / 2)
         }
         let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: total)
-        for (p, l) in zip(pictures, levels) {
-            p.pixels.withUnsafeBufferPointer { src in
-                for y in 0...p.height {
-                    let row = storage + l.offset + y * l.stride
-                    let srcRow = src.baseAddress! + (y % p.height) * p.width
-                    row.initialize(from: srcRow, count: p.width)
-                    row[p.width] = srcRow[0]
-                }
-            }
-        }
+        storage.initialize(repeating: 0xFF00_0000, count: total)
         texels = storage
         texelCount = total
         self.levels = levels
         levelTable = .allocate(capacity: levels.count)
         levelTable.initialize(from: levels, count: levels.count)
+    }
+
+    /// Builds the texture and its mipmap chain from a picture.
+    public convenience init(_ image: RGBAImage) {
+        self.init(width: image.width, height: image.height)
+        update(image)
     }
 
     deinit { texels.deallocate(); levelTable.deallocate() }
@@ -79,22 +75,80 @@ public final class Texture: @unchecked Sendable {
         return RGBAImage(width: l.width, height: l.height, pixels: pixels)
     }
 
-    /// 2×2 box filter (clamping at odd edges).
-    static func halve(_ src: RGBAImage) -> RGBAImage {
-        let w = max(1, src.width / 2), h = max(1, src.height / 2)
-        var out = [UInt32](repeating: 0, count: w * h)
-        for y in 0..<h {
-            let y0 = min(2 * y, src.height - 1), y1 = min(2 * y + 1, src.height - 1)
-            for x in 0..<w {
-                let x0 = min(2 * x, src.width - 1), x1 = min(2 * x + 1, src.width - 1)
-                let s = SIMD4<UInt32>(truncatingIfNeeded: PackedColor.channels(src[x0, y0]))
-                    &+ SIMD4<UInt32>(truncatingIfNeeded: PackedColor.channels(src[x1, y0]))
-                    &+ SIMD4<UInt32>(truncatingIfNeeded: PackedColor.channels(src[x0, y1]))
-                    &+ SIMD4<UInt32>(truncatingIfNeeded: PackedColor.channels(src[x1, y1])) &+ 2
-                let q = s / 4
-                out[y * w + x] = q.x | q.y << 8 | q.z << 16 | q.w << 24
+    // MARK: In-place updates (video textures)
+    //
+    // These write the texels renderers read without synchronisation: call them between frames
+    // (a scene's `advance`), never while a frame is being drawn. None allocates.
+
+    /// Replaces level 0 with `image` (same size as the texture) and rebuilds the mip chain.
+    public func update(_ image: RGBAImage) {
+        precondition(image.width == width && image.height == height, "Texture.update: size differs")
+        let l = levels[0]
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<l.height {
+                let row = texels + l.offset + y * l.stride
+                row.update(from: src.baseAddress! + y * l.width, count: l.width)
+                row[l.width] = row[0]
             }
         }
-        return RGBAImage(width: w, height: h, pixels: out)
+        finishLevel(0)
+        rebuildMipmaps()
+    }
+
+    /// Replaces level 0 with 8-bit RGB rows (R, G, B bytes, `rowBytes` apart, the texture's size;
+    /// alpha 255) and rebuilds the mip chain. Allocation-free; O(width·height).
+    public func update(rgb: UnsafePointer<UInt8>, rowBytes: Int) {
+        let l = levels[0]
+        for y in 0..<l.height {
+            let src = rgb + y &* rowBytes
+            let row = texels + l.offset + y &* l.stride
+            for x in 0..<l.width {
+                let p = src + x &* 3
+                row[x] = UInt32(p[0]) | UInt32(p[1]) &<< 8 | UInt32(p[2]) &<< 16 | 0xFF00_0000
+            }
+            row[l.width] = row[0]
+        }
+        finishLevel(0)
+        rebuildMipmaps()
+    }
+
+    /// Recomputes levels 1… from level 0 with the 2×2 box filter (rounded, clamping at odd
+    /// edges) and refreshes every level's padding. Allocation-free; O(texels of level 0 / 3).
+    public func rebuildMipmaps() {
+        for i in 1..<max(1, levels.count) {
+            let s = levels[i - 1], d = levels[i]
+            let src = texels + s.offset, dst = texels + d.offset
+            for y in 0..<d.height {
+                let r0 = src + (s.height == 1 ? 0 : 2 &* y) &* s.stride
+                let r1 = src + (s.height == 1 ? 0 : 2 &* y &+ 1) &* s.stride
+                let out = dst + y &* d.stride
+                if s.width == 1 {
+                    out[0] = Texture.average(r0[0], r0[0], r1[0], r1[0])
+                } else {
+                    for x in 0..<d.width {
+                        let x0 = 2 &* x
+                        out[x] = Texture.average(r0[x0], r0[x0 &+ 1], r1[x0], r1[x0 &+ 1])
+                    }
+                }
+                out[d.width] = out[0]
+            }
+            finishLevel(i)
+        }
+    }
+
+    /// Copies level `i`'s first row into its padding row (the padding column is written with each row).
+    private func finishLevel(_ i: Int) {
+        let l = levels[i]
+        (texels + l.offset + l.height * l.stride).update(from: texels + l.offset, count: l.stride)
+    }
+
+    /// The rounded mean (sum + 2) / 4 of four packed RGBA texels, per channel: the channels are
+    /// spread into 16-bit lanes of a 64-bit word (r, b | g, a) so one add sums all four.
+    @inline(__always) static func average(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32) -> UInt32 {
+        @inline(__always) func spread(_ p: UInt32) -> UInt64 {
+            UInt64(p & 0x00FF_00FF) | UInt64(p & 0xFF00_FF00) &<< 24
+        }
+        let s = (spread(a) &+ spread(b) &+ spread(c) &+ spread(d) &+ 0x0002_0002_0002_0002) &>> 2 & 0x00FF_00FF_00FF_00FF
+        return UInt32(truncatingIfNeeded: s) | UInt32(truncatingIfNeeded: s &>> 24) & 0xFF00_FF00
     }
 }

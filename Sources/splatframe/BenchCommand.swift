@@ -36,6 +36,7 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
+    @OptionGroup var room: RoomOptions
 
     func run() throws {
         try measure()
@@ -69,6 +70,7 @@ struct BenchCommand: ParsableCommand {
         base.pathRate = pathRate
         base.twoSided = twoSided
         base.trackOptions = try replay.resolved()
+        base.room = try room.cubeDescription(scene: scene)
         if let camera {
             let cam = try CameraFile.load(camera)
             if let size {
@@ -105,7 +107,8 @@ struct BenchCommand: ParsableCommand {
             if let c = sceneCache, c.name == config.scene { sceneObject = c.scene } else {
                 sceneCache = nil
                 let own: Bool = { if case .camera = config.eye { return true }; return false }()
-                sceneObject = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value, ownCoordinates: own, twoSided: config.twoSided)
+                sceneObject = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value, ownCoordinates: own, twoSided: config.twoSided,
+                                                             room: config.room)
                 sceneCache = (config.scene, sceneObject)
             }
             let r = try BenchmarkRunner.run(config, scene: sceneObject,

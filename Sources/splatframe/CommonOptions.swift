@@ -79,13 +79,14 @@ enum LoadProgress {
     }
 }
 
-/// Pictures and shape of the parallax-cube room.
+/// Pictures, videos and shape of the parallax-cube room.
 struct RoomOptions: ParsableArguments {
-    @Option(help: "Picture (PNG/JPEG) for the back wall.") var back: String?
-    @Option(help: "Picture for the left wall.") var left: String?
-    @Option(help: "Picture for the right wall.") var right: String?
-    @Option(help: "Picture for the ceiling.") var top: String?
-    @Option(help: "Picture for the floor.") var bottom: String?
+    @Option(help: "Picture (PNG/JPEG) or video (MP4, MKV, AVI, WebM…: loops in step with the frame clock) for the back wall.")
+    var back: String?
+    @Option(help: "Picture or video for the left wall.") var left: String?
+    @Option(help: "Picture or video for the right wall.") var right: String?
+    @Option(help: "Picture or video for the ceiling.") var top: String?
+    @Option(help: "Picture or video for the floor.") var bottom: String?
     @Option(help: "Room depth behind the screen in metres (default: the screen width).") var depth: Double?
     @Flag(help: "Hide the floating targets.") var noTargets = false
 
@@ -96,6 +97,20 @@ struct RoomOptions: ParsableArguments {
         }
         let d = try depth.map { try OptionParsing.positive($0, option: "--depth") }
         return SceneDescription(kind: .cube, depth: d, walls: walls, targets: !noTargets)
+    }
+
+    /// True when any room option was given.
+    var isSet: Bool { back != nil || left != nil || right != nil || top != nil || bottom != nil || depth != nil || noTargets }
+
+    /// For commands whose SCENE may be `cube` (bench, export): the room it names, nil when no
+    /// room option was given; an error when room options come with another scene.
+    func cubeDescription(scene: String) throws -> SceneDescription? {
+        guard isSet else { return nil }
+        guard scene == "cube" else {
+            throw ViewerError.badOption(name: "--back/--left/--right/--top/--bottom/--depth/--no-targets", value: scene,
+                                        reason: "room options apply to the cube scene only (a scene JSON has its own walls)")
+        }
+        return try description()
     }
 }
 

@@ -17,9 +17,11 @@ struct CubeCommand: ParsableCommand {
 
     func run() throws {
         let description = try room.description()
+        // Pictures decoded and videos opened before the window opens, so a bad file is the one-line error.
+        let walls = try description.openWalls(playback: .realtime)
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head, frames: frames,
                                modelFile: nil) { screen, _ in
-            MeshScene(room: try description.room(screen: screen))
+            description.scene(screen: screen, walls: walls)
         }
     }
 }

@@ -21,6 +21,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
+    @OptionGroup var room: RoomOptions
 
     static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif", "avi"]
 
@@ -43,7 +44,8 @@ struct ExportCommand: ParsableCommand {
             throw ViewerError.badOption(name: "--out", value: out,
                                         reason: "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg); give a directory for a PNG sequence instead")
         }
-        let sceneObject = try BenchmarkSceneFactory.make(scene, screen: setup.screen.value, ownCoordinates: false)
+        let sceneObject = try BenchmarkSceneFactory.make(scene, screen: setup.screen.value, ownCoordinates: false,
+                                                         room: try room.cubeDescription(scene: scene))
         let exporter = try ReplayExporter(scene: sceneObject, track: track, fps: fps, width: s.width, height: s.height,
                                           threads: threads, setup: setup,
                                           options: try replay.resolved(), config: config.file, configPath: config.path,

@@ -49,10 +49,13 @@ struct RenderCommand: ParsableCommand {
         }
         let sceneObject: Scene
         if let path = scene {
-            let loader = try SceneLoader(path: path, options: try model.options(), progress: LoadProgress.reporter(for: path))
+            var options = try model.options()
+            options.videoPlayback = .frameExact
+            let loader = try SceneLoader(path: path, options: options, progress: LoadProgress.reporter(for: path))
             sceneObject = try camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
         } else {
-            sceneObject = MeshScene(room: try room.description().room(screen: screen))
+            let description = try room.description()
+            sceneObject = description.scene(screen: screen, walls: try description.openWalls(playback: .frameExact))
         }
         let context = RenderContext(threads: threads)
         let record: FrameRecord, fb: Framebuffer

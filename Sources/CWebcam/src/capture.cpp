@@ -15,13 +15,16 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 struct sfw_capture {
     enum Kind { Device, Video, Still } kind = Video;
     std::string name;      // "/dev/video0" or the file path, for messages
     cv::VideoCapture cap;  // Device, Video
     cv::Mat pending;       // a decoded (BGR/gray/BGRA) frame not yet handed out
+    cv::Mat decoded;       // Device, Video: the frame read, reused so steady reads allocate no frame
     cv::Mat still;         // Still: the image
     bool still_done = false;
     int width = 0, height = 0;
@@ -64,7 +67,16 @@ bool prime_video(sfw_capture *cap) {
     return true;
 }
 
+// FFmpeg logs to stderr by itself ("moov atom not found" for a file that is not a video),
+// which would break the one-line error contract: OpenCV reads OPENCV_FFMPEG_LOGLEVEL when its
+// FFmpeg backend starts, so ask for AV_LOG_QUIET (-8) then, unless the user set a level.
+void quiet_ffmpeg_logs() {
+    static std::once_flag once;
+    std::call_once(once, [] { ::setenv("OPENCV_FFMPEG_LOGLEVEL", "-8", 0); });
+}
+
 void open_video_file(sfw_capture *cap) {
+    quiet_ffmpeg_logs();
     cap->cap.release();
     cap->cap.open(cap->name, cv::CAP_FFMPEG);
 }
@@ -179,7 +191,9 @@ int sfw_capture_read(sfw_capture *cap, uint8_t *rgb, int capacity_bytes, int *wi
             frame = cap->still;
         } else if (!cap->pending.empty()) {
             frame = cap->pending;
-        } else if (!cap->cap.read(frame) || frame.empty()) {
+        } else if (cap->cap.read(cap->decoded) && !cap->decoded.empty()) {
+            frame = cap->decoded;
+        } else {
             if (cap->kind == sfw_capture::Video) return 0;
             struct stat st;
             if (::stat(cap->name.c_str(), &st) != 0)

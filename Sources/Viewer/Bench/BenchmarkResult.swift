@@ -111,7 +111,7 @@ public struct BenchmarkResult: Codable, Sendable, Equatable {
     /// Spread of the per-repeat medians: (max − min) / median of medians, in percent.
     public var spreadPercent: Double
     /// Per-stage times over all measured frames, in pipeline order (splats: preprocess,
-    /// sort, bin, blend; meshes: clear, vertex, setup+bin, raster).
+    /// sort, bin, blend; meshes: clear, vertex, setup+bin, raster; with video walls also advance).
     public var stages: [BenchmarkStage]
     /// Peak resident memory of the process (bytes, `getrusage` ru_maxrss).
     public var peakResidentBytes: Int
@@ -171,7 +171,7 @@ public struct BenchmarkSettings: Codable, Sendable, Equatable {
 
 /// One pipeline stage's cost per frame (milliseconds).
 public struct BenchmarkStage: Codable, Sendable, Equatable {
-    /// Stage name (`preprocess`, `sort`, `bin`, `blend`, `clear`, `vertex`, `setup+bin`, `raster`).
+    /// Stage name (`preprocess`, `sort`, `bin`, `blend`, `clear`, `vertex`, `setup+bin`, `raster`, `advance`: video frames uploaded before the frame).
     public var name: String
     /// Mean ms per frame.
     public var mean: Double

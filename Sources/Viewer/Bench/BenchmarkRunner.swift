@@ -50,6 +50,8 @@ public struct BenchmarkConfiguration: Sendable {
     public var pathRate: Double = 60
     /// Two-sided lighting for meshes (glref `--two-sided`).
     public var twoSided = false
+    /// The room `cube` names (`--back clip.mp4` …); nil: the plain room.
+    public var room: SceneDescription?
     /// Label pairing this result in `--compare`.
     public var label = "default"
     /// Head-tracking flags applied to `--track` replays (filter, recentre, axes…); `head`,
@@ -72,7 +74,7 @@ public struct BenchmarkConfiguration: Sendable {
     /// The eye source for one repeat (fresh, so every repeat sees the same frames).
     func eyeSource() throws -> EyeSource {
         switch eye {
-        case .camera(let c): return FixedCameraSource(camera: c)
+        case .camera(let c): return FixedCameraSource(camera: c, rate: pathRate)
         case .figureEight: return FigureEightEyeSource(rate: pathRate)
         case .track(let path): return ReplayEyeSource(session: try replaySession(path: path), rate: pathRate)
         }
@@ -91,7 +93,7 @@ public enum BenchmarkRunner {
     public static func run(_ config: BenchmarkConfiguration, progress: ((String) -> Void)? = nil) throws -> BenchmarkResult {
         let scene = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value,
                                                    ownCoordinates: { if case .camera = config.eye { return true }; return false }(),
-                                                   twoSided: config.twoSided)
+                                                   twoSided: config.twoSided, room: config.room)
         return try run(config, scene: scene, progress: progress)
     }
 
@@ -116,6 +118,8 @@ public enum BenchmarkRunner {
         var perFrameCalls = [UInt64](repeating: 0, count: n)
         var perFrameBytes = [UInt64](repeating: 0, count: n)
         var stageScratch = [[Double]]()
+        // Scenes with video walls report their per-frame upload (Scene.advance) as a stage too.
+        let advances = (scene as? MeshScene).map { !$0.videos.isEmpty } ?? false
 
         for rep in 0..<max(1, config.repeats) {
             progress?("repeat \(rep + 1)/\(max(1, config.repeats))")
@@ -126,7 +130,7 @@ public enum BenchmarkRunner {
                 let record = driver.renderFrame(from: source, index: i)
                 let a1 = AllocationCounter.snapshot()
                 if i == 0 && rep == 0 {
-                    stageNames = stageList(record.stats)
+                    stageNames = stageList(record.stats) + (advances ? ["advance"] : [])
                     stageScratch = stageNames.map { _ in [Double](repeating: 0, count: n) }
                     stageSamples = stageNames.map { _ in [] }
                 }
@@ -137,6 +141,7 @@ public enum BenchmarkRunner {
                 let d = a1.since(a0)
                 perFrameCalls[k] = d.calls; perFrameBytes[k] = d.bytes
                 fillStages(record.stats, into: &stageScratch, at: k)
+                if advances { stageScratch[stageScratch.count - 1][k] = record.stats.advanceMs }
             }
             allTimes += times
             runs.append(FrameStatistics(times))
@@ -199,7 +204,7 @@ public enum BenchmarkRunner {
     static func fillStages(_ s: FrameStats, into out: inout [[Double]], at k: Int) {
         if !s.stages.isEmpty {
             for j in 0..<min(out.count, s.stages.count) { out[j][k] = s.stages[j].ms }
-        } else if out.count == 4 {
+        } else if out.count >= 4 {
             out[0][k] = s.clearMs; out[1][k] = s.raster.vertexMs; out[2][k] = s.raster.setupMs; out[3][k] = s.raster.rasterMs
         }
     }

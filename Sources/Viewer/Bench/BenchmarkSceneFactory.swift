@@ -11,9 +11,14 @@ public enum BenchmarkSceneFactory {
     /// The scene named `name`. `ownCoordinates` for `--camera` (no placement behind the
     /// screen). Meshes get glref's semantics in camera mode — one-sided lighting unless
     /// `twoSided` (glref `--two-sided`); with an off-axis eye they keep the loader's default
-    /// (two-sided) and `twoSided` forces it on for the room and `sphere:N` too.
-    public static func make(_ name: String, screen: ScreenGeometry, ownCoordinates: Bool, twoSided: Bool = false) throws -> Scene {
+    /// (two-sided) and `twoSided` forces it on for the room and `sphere:N` too. `room` is the
+    /// room `cube` names (the command line's `--back` … options). Video walls play frame-exact:
+    /// frame i of a run shows the clip at the frame clock's time, whatever the decoder's speed.
+    public static func make(_ name: String, screen: ScreenGeometry, ownCoordinates: Bool, twoSided: Bool = false,
+                            room: SceneDescription? = nil) throws -> Scene {
         var options = SceneLoader.ModelOptions()
+        options.videoPlayback = .frameExact
+        options.cubeRoom = room
         if ownCoordinates || twoSided { options.twoSided = twoSided }
         options.twoSidedBuiltIns = twoSided
         let loader = try SceneLoader(path: name, options: options)

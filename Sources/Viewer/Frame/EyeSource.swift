@@ -27,6 +27,14 @@ public protocol EyeSource: AnyObject {
     var name: String { get }
     /// The view for frame `index` (0-based, in order).
     func view(frame index: Int) -> FrameView
+    /// The frame clock (seconds) at frame `index`, whose view is `view`: what `Scene.advance(to:)`
+    /// receives. Default: the pose's `HeadPose.time` (`MonotonicClock` for live tracking, i / rate
+    /// for replays and the figure-eight, 0 for a fixed eye); 0 for a camera view.
+    func sceneTime(frame index: Int, view: FrameView) -> Double
+}
+
+extension EyeSource {
+    public func sceneTime(frame index: Int, view: FrameView) -> Double { view.pose?.time ?? 0 }
 }
 
 /// A fixed eye (metres, screen space), e.g. `render --eye`.
@@ -39,12 +47,16 @@ public final class FixedEyeSource: EyeSource {
     }
 }
 
-/// A fixed camera: the scene drawn in its own coordinates (`--camera CAM.json`).
+/// A fixed camera: the scene drawn in its own coordinates (`--camera CAM.json`); frame i at
+/// i / `rate` seconds of the frame clock.
 public final class FixedCameraSource: EyeSource {
     public let camera: Camera
-    public init(camera: Camera) { self.camera = camera }
+    /// Frames per second of the frame clock.
+    public let rate: Double
+    public init(camera: Camera, rate: Double = 60) { self.camera = camera; self.rate = rate }
     public var name: String { "camera" }
     public func view(frame index: Int) -> FrameView { .camera(camera) }
+    public func sceneTime(frame index: Int, view: FrameView) -> Double { Double(index) / rate }
 }
 
 /// The bench's built-in path: a horizontal figure-eight (Lissajous 1:2) 0.6 m in front of the

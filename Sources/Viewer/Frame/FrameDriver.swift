@@ -8,12 +8,12 @@ public struct FrameRecord: Sendable {
     public var view: FrameView
     /// The camera used.
     public var camera: Camera
-    /// Stage times of `Scene.render`.
+    /// Stage times of `Scene.advance` and `Scene.render`.
     public var stats: FrameStats
     /// `MonotonicClock` seconds: the view was obtained, rendering started, the framebuffer was complete.
     public var viewTime: Double, renderStart: Double, complete: Double
 
-    /// Render time (clear to complete framebuffer), milliseconds.
+    /// Render time (scene advanced, cleared, drawn: to complete framebuffer), milliseconds.
     public var renderMs: Double { (complete - renderStart) * 1000 }
     /// View obtained → framebuffer complete, milliseconds.
     public var viewToCompleteMs: Double { (complete - viewTime) * 1000 }
@@ -66,15 +66,20 @@ public final class FrameDriver {
         return scene.render(camera: camera, into: framebuffer, context: context)
     }
 
-    /// Asks `source` for frame `index`'s view, then draws it, recording when each happened.
+    /// Asks `source` for frame `index`'s view, advances the scene to the view's time
+    /// (`EyeSource.sceneTime`: video walls upload their due frame), then draws it, recording
+    /// when each happened.
     @discardableResult
     public func renderFrame(from source: EyeSource, index: Int) -> FrameRecord {
         let tView = MonotonicClock.now()
         let view = source.view(frame: index)
         let cam = camera(for: view)
         let t0 = MonotonicClock.now()
-        let stats = render(view)
+        scene.advance(to: source.sceneTime(frame: index, view: view))
+        let tAdvanced = MonotonicClock.now()
+        var stats = render(view)
         let t1 = MonotonicClock.now()
+        stats.advanceMs = (tAdvanced - t0) * 1000
         return FrameRecord(view: view, camera: cam, stats: stats, viewTime: tView, renderStart: t0, complete: t1)
     }
 }

@@ -9,8 +9,11 @@ public struct FrameStats: Sendable, Equatable {
     public var raster = RasterStats()
     /// Clearing the target.
     public var clearMs: Double = 0
-    /// The whole frame.
+    /// The whole frame (`Scene.render`).
     public var totalMs: Double = 0
+    /// `Scene.advance` before the frame: video frames uploaded to their textures (and, in
+    /// frame-exact playback, any wait for the decoder).
+    public var advanceMs: Double = 0
     /// Splat renderer stages, when the frame drew splats (stored inline: no allocation per frame).
     public var splat: SplatStageTimes?
 
@@ -24,6 +27,6 @@ public struct FrameStats: Sendable, Equatable {
     }
 
     public static func == (a: FrameStats, b: FrameStats) -> Bool {
-        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.splat == b.splat
+        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.advanceMs == b.advanceMs && a.splat == b.splat
     }
 }

@@ -68,14 +68,17 @@ public final class StereoRenderer {
         return stats
     }
 
-    /// Asks `source` for frame `index`'s pose and renders it in stereo (a camera view, which has
-    /// no eye position, is drawn as is into both eyes).
+    /// Asks `source` for frame `index`'s pose, advances the scene to its time (once for both
+    /// eyes) and renders it in stereo (a camera view, which has no eye position, is drawn as is
+    /// into both eyes).
     @discardableResult
     public func renderFrame(from source: EyeSource, index: Int, width: Int, height: Int) -> FrameRecord {
         let tView = MonotonicClock.now()
         let view = source.view(frame: index)
         let t0 = MonotonicClock.now()
-        let stats: FrameStats
+        left.scene.advance(to: source.sceneTime(frame: index, view: view))
+        let tAdvanced = MonotonicClock.now()
+        var stats: FrameStats
         switch view {
         case .pose(let p): stats = render(p, width: width, height: height)
         case .camera(let c):
@@ -84,6 +87,7 @@ public final class StereoRenderer {
             output.color.update(from: left.framebuffer.color, count: c.width * c.height)
         }
         let t1 = MonotonicClock.now()
+        stats.advanceMs = (tAdvanced - t0) * 1000
         return FrameRecord(view: view, camera: left.camera(for: view), stats: stats, viewTime: tView, renderStart: t0, complete: t1)
     }
 

@@ -10,6 +10,8 @@ public final class MeshScene: Scene {
     public var items: [(mesh: TriangleMesh, placement: Matrix4, settings: RasterSettings)]
     /// Background colour for pixels nothing covers (0…1).
     public var background: Vec3
+    /// Videos on the meshes' textures (the room's video walls), advanced with the frame clock.
+    public var videos: [VideoTexture] = []
 
     /// A scene of meshes.
     public init(name: String, items: [(mesh: TriangleMesh, placement: Matrix4, settings: RasterSettings)],
@@ -17,9 +19,16 @@ public final class MeshScene: Scene {
         self.name = name; self.items = items; self.background = background
     }
 
-    /// The parallax-cube room as a scene.
-    public convenience init(room: CubeRoom) {
+    /// The parallax-cube room as a scene; `videos` are the walls' videos, whose textures the
+    /// room already holds (`CubeRoom.textures`).
+    public convenience init(room: CubeRoom, videos: [VideoTexture] = []) {
         self.init(name: "cube", items: [(room.mesh(), .identity, RasterSettings())])
+        self.videos = videos
+    }
+
+    /// Uploads each video's frame due at `time` (see `Scene.advance(to:)`).
+    public func advance(to time: Double) {
+        for v in videos { v.advance(to: time) }
     }
 
     public var primitiveKind: PrimitiveKind { .triangles }

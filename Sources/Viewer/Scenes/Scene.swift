@@ -24,4 +24,20 @@ public protocol Scene: AnyObject {
     var placement: Placement? { get set }
     /// Draws the scene for `camera` into `target` (already sized to the camera), clearing it first.
     func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats
+    /// Moves time-varying content (video walls) to `time`, in seconds on the frame clock.
+    ///
+    /// `FrameDriver` (and `StereoRenderer`) call it once per frame, just before `render`, with the
+    /// time of the view about to be drawn (`EyeSource.sceneTime`): `HeadPose.time` — `MonotonicClock`
+    /// seconds for the window's live frames, the frame time i / rate for replays, exports and the
+    /// bench's figure-eight, 0 for `render`'s fixed eye; i / rate for a fixed camera. Content
+    /// starts at the first time it is given (a clip's frame k is due k / fps later), so only
+    /// differences matter. Must not block for long on the window's path and must not allocate in
+    /// steady state; it runs between frames, so it may rewrite textures the renderers read.
+    /// The default does nothing.
+    func advance(to time: Double)
+}
+
+extension Scene {
+    /// Still scenes: nothing to advance.
+    public func advance(to time: Double) {}
 }

@@ -2,6 +2,7 @@ import Foundation
 import ImageIO
 import Procedural
 import RenderCore
+import WebcamTracking
 
 /// A scene file (`Scenes/*.json`): which experience to show and its settings.
 ///
@@ -10,7 +11,9 @@ import RenderCore
 ///  "walls": {"back": "photos/back.jpg", "left": "…", "right": "…", "top": "…", "bottom": "…"}}
 /// ```
 /// Paths are relative to the JSON file. `depth` is in metres (default: the screen width).
-/// Walls that are not listed get a generated labelled grid.
+/// Walls that are not listed get a generated labelled grid. A wall's file is a picture (PNG or
+/// JPEG, by its first bytes) or else a video (anything OpenCV/FFmpeg decodes: MP4, MKV, AVI,
+/// WebM…), which loops on the wall in step with the frame clock (`VideoTexture`).
 public struct SceneDescription: Sendable {
     /// Only the cube room so far; mesh and splat files are opened directly.
     public enum Kind: String, Sendable { case cube }
@@ -18,7 +21,7 @@ public struct SceneDescription: Sendable {
     public var kind: Kind
     /// Room depth in metres, or nil for the screen width.
     public var depth: Float?
-    /// Picture paths per wall, already resolved against the JSON file's folder.
+    /// Picture or video paths per wall, already resolved against the JSON file's folder.
     public var walls: [CubeRoom.Wall: String]
     /// Whether the floating targets are shown.
     public var targets: Bool
@@ -64,10 +67,88 @@ public struct SceneDescription: Sendable {
         return SceneDescription(kind: kind, depth: depth, walls: walls, targets: targets)
     }
 
-    /// Loads the wall pictures and builds the room for `screen`.
+    /// The walls' files, opened: pictures decoded, videos opened with their first frame on
+    /// their texture (decoding proper starts at the scene's first `advance`).
+    public struct Walls: Sendable {
+        public var pictures: [CubeRoom.Wall: RGBAImage] = [:]
+        public var videos: [CubeRoom.Wall: VideoTexture] = [:]
+        public init() {}
+    }
+
+    /// Opens every wall's file (errors name the file: missing, or neither a picture nor a video
+    /// that can be decoded). Needs no screen, so commands call it before a window opens.
+    public func openWalls(playback: VideoTexture.Playback = .realtime) throws -> Walls {
+        var out = Walls()
+        for wall in CubeRoom.Wall.allCases {
+            guard let p = walls[wall] else { continue }
+            switch try Self.openWallFile(p, playback: playback) {
+            case .picture(let image): out.pictures[wall] = image
+            case .video(let video): out.videos[wall] = video
+            }
+        }
+        return out
+    }
+
+    /// The room for `screen` with already opened walls (video walls share their textures).
+    public func room(screen: ScreenGeometry, walls opened: Walls) -> CubeRoom {
+        CubeRoom(screen: screen, depth: depth, pictures: opened.pictures, textures: opened.videos.mapValues(\.texture),
+                 showTargets: targets)
+    }
+
+    /// The room as a scene: its video walls advance with the frame clock.
+    public func scene(screen: ScreenGeometry, walls opened: Walls) -> MeshScene {
+        MeshScene(room: room(screen: screen, walls: opened),
+                  videos: CubeRoom.Wall.allCases.compactMap { opened.videos[$0] })
+    }
+
+    /// Opens the walls and builds the room for `screen` (video walls show their first frame
+    /// unless the room is drawn through `scene(screen:walls:)`, which advances them).
     public func room(screen: ScreenGeometry) throws -> CubeRoom {
-        var pictures: [CubeRoom.Wall: RGBAImage] = [:]
-        for (wall, p) in walls { pictures[wall] = try ImageFile.load(p) }
-        return CubeRoom(screen: screen, depth: depth, pictures: pictures, showTargets: targets)
+        room(screen: screen, walls: try openWalls())
+    }
+
+    /// A wall's file, opened.
+    public enum WallFile {
+        case picture(RGBAImage)
+        case video(VideoTexture)
+    }
+
+    /// Picture or video, decided by the file: PNG and JPEG (by their first bytes) go through
+    /// ImageIO; anything else is opened with OpenCV, and a file of more than one frame is a video
+    /// (a one-frame file, e.g. BMP or WebP, is a picture). Errors are one line naming the file.
+    public static func openWallFile(_ path: String, playback: VideoTexture.Playback = .realtime) throws -> WallFile {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file (permission denied?)" : "no such file"
+            throw ViewerError.sceneLoad(path: path, reason: reason)
+        }
+        let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
+        try? handle.close()
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.starts(with: [0xFF, 0xD8, 0xFF]) {
+            return .picture(try ImageFile.load(path))
+        }
+        let capture: WebcamCapture
+        do { capture = try WebcamCapture(.file(path)) } catch {
+            let detail = Self.detail(error, path)
+            throw ViewerError.sceneLoad(path: path, reason: "neither a PNG/JPEG picture nor a video FFmpeg can decode"
+                                        + (detail.hasPrefix("not a readable video or image") ? "" : " (\(detail))"))
+        }
+        if capture.frameCount == 1 {
+            var frame = RGBFrame()
+            guard (try? capture.read(into: &frame, timestamp: 0)) == true, frame.width > 0, frame.height > 0 else {
+                throw ViewerError.sceneLoad(path: path, reason: "no frame could be decoded")
+            }
+            let texture = Texture(width: frame.width, height: frame.height)
+            frame.pixels.withUnsafeBufferPointer { texture.update(rgb: $0.baseAddress!, rowBytes: frame.width * 3) }
+            return .picture(texture.image(level: 0))
+        }
+        do { return .video(try VideoTexture(path: path, playback: playback)) } catch {
+            throw ViewerError.sceneLoad(path: path, reason: "cannot play the video (\(Self.detail(error, path)))")
+        }
+    }
+
+    /// The native message without its leading "PATH: " (the error names the file already).
+    private static func detail(_ error: Error, _ path: String) -> String {
+        let m = "\(error)"
+        return m.hasPrefix(path + ": ") ? String(m.dropFirst(path.count + 2)) : m
     }
 }

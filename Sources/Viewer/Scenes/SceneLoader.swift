@@ -7,15 +7,16 @@ import TriangleRaster
 
 /// Opens what a user names on the command line: `cube`, `sphere:N` (a lit N-triangle sphere),
 /// `generate:N` (an N-splat procedural object), a scene JSON, or a mesh, splat or point-cloud
-/// file through SceneIO. Everything is read and validated in `init`, so errors come before
-/// any window opens.
+/// file through SceneIO. Everything is read and validated in `init` — a room's wall pictures
+/// and videos too — so errors come before any window opens. The videos a loader opened are
+/// shared by the scenes it builds.
 public struct SceneLoader {
     /// The scene as named.
     public let path: String
     private let kind: Kind
 
     private enum Kind {
-        case description(SceneDescription)
+        case description(SceneDescription, SceneDescription.Walls)
         case sphere(triangles: Int)
         case model(LoadedScene, name: String, sidecar: String?)
     }
@@ -34,6 +35,11 @@ public struct SceneLoader {
         public var antialias = false
         /// Light back faces of the built-in meshes too (the room, `sphere:N`): glref `--two-sided`.
         public var twoSidedBuiltIns = false
+        /// How the room's video walls follow the frame clock: `.realtime` for the window (never
+        /// waits for the decoder), `.frameExact` for bench and export (deterministic frames).
+        public var videoPlayback = VideoTexture.Playback.realtime
+        /// The room `cube` names (default: the plain room); the command line's room options.
+        public var cubeRoom: SceneDescription?
         public init() {}
     }
 
@@ -45,7 +51,8 @@ public struct SceneLoader {
         self.path = path
         self.options = options
         if path == "cube" {
-            kind = .description(SceneDescription())
+            let d = options.cubeRoom ?? SceneDescription()
+            kind = .description(d, try d.openWalls(playback: options.videoPlayback))
         } else if path.hasPrefix("sphere:") {
             guard let n = Int(path.dropFirst(7)), n >= 8, n <= 20_000_000 else {
                 throw ViewerError.sceneLoad(path: path, reason: "expected sphere:N with N = 8…20000000 triangles")
@@ -62,7 +69,8 @@ public struct SceneLoader {
                 throw ViewerError.sceneLoad(path: path, reason: "no such file")
             }
             if Self.isSceneDescription(path) {
-                kind = .description(try SceneDescription.load(path))
+                let d = try SceneDescription.load(path)
+                kind = .description(d, try d.openWalls(playback: options.videoPlayback))
             } else {
                 let scene = try SceneFile.load(path: path, progress: progress)
                 kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
@@ -89,8 +97,8 @@ public struct SceneLoader {
     public func scene(screen: ScreenGeometry) throws -> Scene {
         let built: MeshScene
         switch kind {
-        case let .description(d):
-            built = MeshScene(room: try d.room(screen: screen))
+        case let .description(d, walls):
+            built = d.scene(screen: screen, walls: walls)
         case let .sphere(n):
             built = Self.sphereScene(triangles: n, screen: screen)
         case let .model(loaded, name, sidecar):
