@@ -34,6 +34,18 @@ struct BenchCommandLineTests {
         #expect(c.status == 0 && c.stdout.contains("ratio = old / new") && c.stdout.contains("[default]"), "\(c.stderr)")
     }
 
+    @Test("a room with a video back wall reports the upload as an advance stage",
+          .enabled(if: TestData.isAvailable, TestData.skipMessage))
+    func videoWallBench() throws {
+        let dir = TestData.temporaryDirectory("bench-video")
+        let json = dir.appendingPathComponent("out.json").path
+        let r = try BinaryLocator.run(try Self.binary(), ["bench", "cube", "--back", TestData.path("video/Megamind.avi"), "--frames", "6",
+                                                         "--warmup", "1", "--size", "64x36", "--threads", "1", "--json", json])
+        #expect(r.status == 0, "\(r.stderr)")
+        let res = try #require(try BenchmarkDocument.load(json).results.first)
+        #expect(res.stages.map(\.name) == ["clear", "vertex", "setup+bin", "raster", "advance"])
+    }
+
     @Test func sweepPrintsTableAndCSV() throws {
         let r = try BinaryLocator.run(try Self.binary(), ["bench", "cube", "--sweep", "threads=1,2", "--frames", "2", "--warmup", "0", "--size", "48x27"])
         #expect(r.status == 0, "\(r.stderr)")

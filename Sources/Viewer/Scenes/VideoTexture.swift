@@ -342,6 +342,7 @@ final class VideoDecoder: @unchecked Sendable {
                 let clip = count > 0 ? target % count : target
                 if clip < filePosition { try capture.rewind(); filePosition = 0 }
                 if filePosition == clip { break }
+                if withLock({ $0.stopping }) { throw CancellationError() }   // a long skip ends with the texture
                 if try !readNext(&count, &learned) { throw WebcamError.capture("\(capture.source): no frames") }
             }
             guard try readNext(&count, &learned) else { throw WebcamError.capture("\(capture.source): no frames") }
