@@ -100,11 +100,26 @@ public final class Texture: @unchecked Sendable {
     public func update(rgb: UnsafePointer<UInt8>, rowBytes: Int) {
         let l = levels[0]
         for y in 0..<l.height {
-            let src = rgb + y &* rowBytes
+            let src = UnsafeRawPointer(rgb + y &* rowBytes)
             let row = texels + l.offset + y &* l.stride
-            for x in 0..<l.width {
-                let p = src + x &* 3
+            var x = 0
+            // Four pixels (12 bytes: R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3) from three
+            // little-endian words at a time.
+            while x &+ 4 <= l.width {
+                let w0 = src.loadUnaligned(fromByteOffset: x &* 3, as: UInt32.self)
+                let w1 = src.loadUnaligned(fromByteOffset: x &* 3 &+ 4, as: UInt32.self)
+                let w2 = src.loadUnaligned(fromByteOffset: x &* 3 &+ 8, as: UInt32.self)
+                row[x] = w0 | 0xFF00_0000
+                row[x &+ 1] = w0 &>> 24 | w1 &<< 8 | 0xFF00_0000
+                row[x &+ 2] = w1 &>> 16 | w2 &<< 16 | 0xFF00_0000
+                row[x &+ 3] = w2 &>> 8 | 0xFF00_0000
+                x &+= 4
+            }
+            let bytes = src.assumingMemoryBound(to: UInt8.self)
+            while x < l.width {
+                let p = bytes + x &* 3
                 row[x] = UInt32(p[0]) | UInt32(p[1]) &<< 8 | UInt32(p[2]) &<< 16 | 0xFF00_0000
+                x &+= 1
             }
             row[l.width] = row[0]
         }

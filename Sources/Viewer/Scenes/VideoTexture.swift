@@ -193,8 +193,10 @@ final class VideoDecoder: @unchecked Sendable {
         condition.lock(); defer { condition.unlock() }
         shared.clock = (time, wall)
         if shared.start == nil { shared.start = time }
+        let moved = due != shared.due
         shared.due = due
-        defer { condition.broadcast() }          // the clock moved: wake the decoder
+        // A new frame falls due: wake the decoder (in realtime it also wakes on its own, on time).
+        defer { if moved { condition.broadcast() } }
         guard due != shared.shown else { return nil }
         var index: Int?
         if exact {
