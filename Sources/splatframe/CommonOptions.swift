@@ -121,6 +121,8 @@ struct WindowOptions: ParsableArguments {
     @Option(name: .customLong("stats-every"), help: "Print frame time and resident memory on stderr every S seconds (soak runs).")
     var statsEvery: Double?
     @OptionGroup var stereoOptions: StereoOptions
+    /// Tests: `FRAME:PATH` pushes an SDL drop event for PATH at that frame (the real drop path).
+    @Option(name: .customLong("test-drop"), help: .hidden) var testDrop: String?
 
     func validatedThreads() throws -> Int {
         guard let t = threads else { return CoreCount.available }

@@ -19,7 +19,7 @@ final class WindowSession {
     let driver: FrameDriver
     let tracking: HeadTrackingSession
     let eyes: LiveEyeSource
-    let modelFile: String?
+    var modelFile: String?
     /// `--stats-every S`: a line of frame-time and memory figures on stderr every S seconds.
     let statsEvery: Double?
     var scene: Scene { driver.scene }
@@ -30,6 +30,22 @@ final class WindowSession {
     private var showHUD = true
     /// `c`: the camera inset (camera sources only).
     private var showCamera = false
+    /// `?`/F1: the help overlay.
+    private var showHelp = false
+    /// F2: screen calibration with a bank card, while active.
+    private var cardCalibration: CardCalibration?
+    /// F12 pressed: save the next frame before the HUD is drawn.
+    private var screenshotRequested = false
+    /// Messages from background work (screenshots), shown by the frame loop.
+    private let pendingMessages = MessageBox()
+    /// A dropped file loading in the background.
+    private var dropLoader: SceneDropLoader?
+    /// Options for scenes opened by a drop (the command's model options).
+    var dropOptions = SceneLoader.ModelOptions()
+    /// Tests: push an SDL drop event for this path at this frame (`--test-drop FRAME:PATH`).
+    var testDrop: (frame: Int, path: String)?
+    /// `splatframe calibrate`: the window exists only to calibrate; it closes after saving.
+    var calibrationOnly = false
     /// Where `k` (calibrate) saves the fitted IPD.
     var configPath: String?
     /// Pose publish → frame complete / presented, over the last 120 frames.
@@ -58,9 +74,21 @@ final class WindowSession {
             while SDL_PollEvent(&event) != 0 {
                 if !handle(event) { running = false }
             }
+            if let d = testDrop, d.frame == frames { pushDrop(d.path) }
             let size = window.drawableSize
             driver.resize(width: size.width, height: size.height)
             updateViewport()
+            pollDrop()
+            if let card = cardCalibration {
+                // Calibration shows only the card outline, on the whole display.
+                driver.framebuffer.resize(width: size.width, height: size.height)
+                card.draw(into: driver.framebuffer)
+                if let m = message, MonotonicClock.now() < m.until { TextPanel.drawLine(m.text, x: 8, y: size.height - 20, into: driver.framebuffer) }
+                try window.present(driver.framebuffer)
+                frames += 1
+                if let maxFrames, frames >= maxFrames { running = false }
+                continue
+            }
             // The pose is read inside renderFrame, after event handling: as late as possible.
             let record: FrameRecord
             if let stereo {
@@ -73,11 +101,26 @@ final class WindowSession {
             _ = latency.frameComplete(pose: pose, at: record.complete)
             frameTimes.append(record.renderMs)
             if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
+            if screenshotRequested {
+                screenshotRequested = false
+                let box = pendingMessages
+                ScreenshotWriter.save(framebuffer.image()) { result in
+                    switch result {
+                    case .success(let path): box.post("SCREENSHOT SAVED: \(path)")
+                    case .failure(let e): box.post("SCREENSHOT FAILED: \(e)")
+                    }
+                }
+            }
+            if let m = pendingMessages.take() { flash(m.uppercased(), seconds: 5) }
+            if case .loading(let fraction)? = dropLoader?.state() {
+                SceneDropLoader.drawProgress(fraction, name: (dropLoader!.path as NSString).lastPathComponent, into: framebuffer)
+            }
             if showCamera, let camera = tracking.source as? CameraTrackingSource, let preview = camera.cameraPreview() {
                 CameraInset.draw(preview, into: framebuffer)
             }
             pollCalibration()
             if showHUD { drawHUD(stats: record.stats, pose: pose) }
+            if showHelp { TextPanel.draw(["KEYS AND MOUSE"] + WindowControls.all.map { "\($0.keys.uppercased()): \($0.action.uppercased())" }, into: framebuffer) }
             try window.present(framebuffer)
             _ = latency.presented(at: MonotonicClock.now())
             frames += 1
@@ -98,10 +141,22 @@ final class WindowSession {
         switch SDL_EventType(rawValue: event.type) {
         case SDL_QUIT:
             return false
+        case SDL_DROPFILE:
+            if let file = event.drop.file {
+                let path = String(cString: file)
+                SDL_free(file)
+                startDrop(path)
+            }
         case SDL_KEYDOWN:
             let key = event.key.keysym.sym
             func isChar(_ c: Character) -> Bool { key == Int32(c.asciiValue!) }
+            let shift = SDL_GetModState().rawValue & KMOD_SHIFT.rawValue != 0
+            if cardCalibration != nil { return handleCalibrationKey(key, shift: shift) }
+            if key == SDLK_ESCAPE.rawValue && showHelp { showHelp = false; return true }
             if key == SDLK_ESCAPE.rawValue || isChar("q") { return false }
+            if key == SDLK_F1.rawValue || key == SDLK_QUESTION.rawValue || (isChar("/") && shift) { showHelp.toggle() }
+            if key == SDLK_F12.rawValue { screenshotRequested = true }
+            if key == SDLK_F2.rawValue { startCardCalibration() }
             if key == SDLK_F11.rawValue || isChar("f") { window.toggleFullscreen() }
             if isChar("h") { showHUD.toggle() }
             if isChar("c") {
@@ -153,6 +208,8 @@ final class WindowSession {
             if placeable { dragging = event.button.button }
         case SDL_MOUSEBUTTONUP:
             dragging = 0
+        case SDL_MOUSEWHEEL where cardCalibration != nil:
+            cardCalibration?.resize(steps: Double(event.wheel.y), fine: SDL_GetModState().rawValue & KMOD_SHIFT.rawValue != 0)
         case SDL_MOUSEWHEEL:
             let ctrl = SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0
             if var p = scene.placement, ctrl || tracking.mouse == nil {
@@ -165,6 +222,75 @@ final class WindowSession {
             break
         }
         return true
+    }
+
+    // MARK: screen calibration (F2, `splatframe calibrate`)
+
+    func startCardCalibration() {
+        let p = placement ?? window.placement()
+        cardCalibration = CardCalibration(screen: driver.setup.screen.value, displayWidth: p?.displayWidth ?? window.windowSize.width,
+                                          displayHeight: p?.displayHeight ?? window.windowSize.height)
+        if !window.isFullscreen { window.toggleFullscreen() }
+        showHelp = false
+    }
+
+    private func handleCalibrationKey(_ key: Int32, shift: Bool) -> Bool {
+        if key == SDLK_UP.rawValue || key == SDLK_RIGHT.rawValue { cardCalibration?.resize(steps: 1, fine: shift) }
+        if key == SDLK_DOWN.rawValue || key == SDLK_LEFT.rawValue { cardCalibration?.resize(steps: -1, fine: shift) }
+        if key == SDLK_ESCAPE.rawValue {
+            cardCalibration = nil
+            if calibrationOnly { return false }
+            flash("SCREEN CALIBRATION CANCELLED")
+        }
+        if key == SDLK_RETURN.rawValue || key == SDLK_KP_ENTER.rawValue, let card = cardCalibration {
+            let mm = card.screenMM
+            let w = (mm.width * 10).rounded() / 10, h = (mm.height * 10).rounded() / 10
+            guard let configPath else { flash("NO CONFIG FILE TO SAVE TO"); return true }
+            do {
+                try ConfigFile.update(path: configPath, ["screenWidthMM": w, "screenHeightMM": h])
+                FileHandle.standardError.write(Data("splatframe: saved screen \(w)x\(h) mm to \(configPath)\n".utf8))
+                driver.setup.screen = Resolved(ScreenGeometry(width: Float(w / 1000), height: Float(h / 1000)), .configFile)
+                cardCalibration = nil
+                flash("SCREEN \(w) X \(h) MM SAVED TO \(configPath)".uppercased(), seconds: 6)
+                if calibrationOnly { return false }
+            } catch { flash("NOT SAVED: \(error)".uppercased(), seconds: 6) }
+        }
+        return true
+    }
+
+    // MARK: drag and drop
+
+    private func startDrop(_ path: String) {
+        dropLoader = SceneDropLoader(path: path, screen: driver.setup.screen.value, options: dropOptions)
+        flash("LOADING \((path as NSString).lastPathComponent.uppercased())")
+    }
+
+    private func pollDrop() {
+        guard let loader = dropLoader else { return }
+        switch loader.state() {
+        case .loading: return
+        case .loaded(let scene):
+            driver.scene = scene
+            stereo?.left.scene = scene
+            stereo?.right.scene = scene
+            modelFile = SceneLoader.isSceneDescription(loader.path) ? nil : loader.path
+            window.setTitle("SplatFrame — \(scene.name)")
+            flash("OPENED \(loader.path)".uppercased())
+            FileHandle.standardError.write(Data("splatframe: opened \(loader.path)\n".utf8))
+        case .failed(let reason):
+            flash("CANNOT OPEN: \(reason)".uppercased(), seconds: 8)
+            FileHandle.standardError.write(Data("splatframe: cannot open dropped file: \(reason)\n".utf8))
+        }
+        dropLoader = nil
+    }
+
+    /// Pushes a drop event into SDL's own queue (tests: the same path a real drop takes).
+    private func pushDrop(_ path: String) {
+        var e = SDL_Event()
+        e.type = SDL_DROPFILE.rawValue
+        e.drop.file = SDL_strdup(path)
+        e.drop.windowID = 0
+        SDL_PushEvent(&e)
     }
 
     /// The display the set-up's screen size describes (where the window opened).
