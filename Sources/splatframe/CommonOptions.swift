@@ -23,9 +23,10 @@ struct ConfigOption: ParsableArguments {
     init() {}
     init(config: String?) { self.config = config }
 
-    /// For interactive commands: the named file (which must exist) or the XDG default (which may not).
-    func interactive() throws -> (file: ConfigFile?, path: String) {
-        if let config { return (try ConfigFile.loadRequired(path: config), config) }
+    /// For interactive commands: the named file (which must exist, unless `creating`: commands
+    /// that save calibration may start a new file) or the XDG default (which may not).
+    func interactive(creating: Bool = false) throws -> (file: ConfigFile?, path: String) {
+        if let config { return (creating ? try ConfigFile.load(path: config) : try ConfigFile.loadRequired(path: config), config) }
         let path = ConfigFile.defaultPath()
         return (try ConfigFile.load(path: path), path)
     }

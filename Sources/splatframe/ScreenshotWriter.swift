@@ -35,7 +35,10 @@ enum ScreenshotWriter {
         Thread.detachNewThread {
             do {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                try ImageFile.savePNG(image, to: path)
+                // Written under a temporary name and renamed, so nobody sees a half-written PNG.
+                let partial = dir + "/.partial-" + (path as NSString).lastPathComponent
+                try ImageFile.savePNG(image, to: partial)
+                guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
                 done(.success(path))
             } catch {
                 done(.failure(error))

@@ -19,7 +19,7 @@ enum WindowLauncher {
         }
         let screenFlag = try screenOptions.flag()
         let headOptions = try head.resolved()
-        let config = try configOption.interactive()
+        let config = try configOption.interactive(creating: calibrationOnly)
         let window = try SDLWindow(title: "SplatFrame", width: size.width, height: size.height, fullscreen: windowOptions.fullscreen)
         let setup = ViewingSetup.resolve(screenFlag: screenFlag, movementScaleFlag: headOptions.movementScale,
                                          config: config.file, display: window.physicalDisplaySize())
