@@ -32,6 +32,13 @@ struct SPZCoordinateSystem: Equatable, Sendable {
     /// True for the Z-up family (values 9…16), a quarter turn about x away from RDF.
     var isZUp: Bool { raw >= 9 }
 
+    /// True for the four Z-up values whose names and nianticlabs/spz's conversion disagree: its
+    /// `coordinateConverter` turns LFD, RFD, LBU, RBU as if they were LBU, RBU, LFD, RFD (y and z
+    /// both flipped), while LFU, RFU, LBD, RBD come out as named. Checked by building the reference
+    /// reader (2025, commit 21715c3) on files from this writer. Readers refuse these rather than
+    /// pick one frame silently.
+    var isAmbiguous: Bool { [9, 10, 15, 16].contains(raw) }
+
     /// The change of frame from this convention to RDF.
     var toRDF: SPZAxisMap {
         var axis = [0, 0, 0]

@@ -6,8 +6,8 @@
 // SH (byte − 128)/128, coefficient-major with channel innermost (SplatCloud's own layout), all of
 // it (degree 4 included). Header flags: 0x1 antialiased (→ `SceneInfo.antialiased`), 0x2 extension
 // records (`SPZExtensions`): an SPZ_ADOBE_coordinate_system record replaces RUB as the stored frame
-// (Y-up frames always; Z-up frames only without SH, else a one-line error); unknown records are
-// skipped with a warning.
+// (Y-up frames always; Z-up frames only without SH and only the four on whose axes the reference
+// agrees with the names, else a one-line error); unknown records are skipped with a warning.
 import Foundation
 import RenderCore
 
@@ -84,6 +84,11 @@ enum SPZReader {
         }
         progress?(view.count / 2, view.count)
         let frame = ext.coordinateSystem ?? .rub
+        guard !frame.isAmbiguous else {
+            throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,
+                                        expected: "an SPZ_ADOBE_coordinate_system other than LFD, RFD, LBU, RBU (nianticlabs/spz turns those as LBU, RBU, LFD, RFD)",
+                                        found: frame.name)
+        }
         let map = frame.toRDF
         guard let signs = map.shSigns(restCount: header.fileRest) ?? (header.degree == 0 ? [] : nil) else {
             throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,

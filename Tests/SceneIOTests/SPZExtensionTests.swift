@@ -97,10 +97,14 @@ struct SPZExtensionTests {
         let c = try #require(splats(try loadBytes(try v4(v3(degree: 0, records: []), records: frame(12)), "rfu.spz")))
         #expect(c.positions[0] == Vec3(1, 3, 2))
         try expectCovarianceMapped(c, frame: 12)
-        for raw: UInt32 in 9...16 {
+        for raw: UInt32 in 11...14 {                                  // LFU, RFU, LBD, RBD
             let d = try #require(splats(try loadBytes(try v4(v3(degree: 0, records: []), records: frame(raw)), "z.spz")))
             try expectCovarianceMapped(d, frame: raw)
             #expect(abs(d.positions[0].length - Vec3(1, 2, -3).length) < 1e-6)
+        }
+        // nianticlabs/spz reads these four as their (y, z)-flipped twins: refused, never guessed.
+        for (raw, name) in [(9, "LFD"), (10, "RFD"), (15, "LBU"), (16, "RBU")] {
+            hostile.expectError(try v4(v3(degree: 0, records: []), records: frame(UInt32(raw))), "amb.spz", contains: "byte 32", "found \"\(name)\"")
         }
     }
 
