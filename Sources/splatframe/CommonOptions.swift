@@ -45,8 +45,8 @@ struct ModelOptionGroup: ParsableArguments {
     @Flag(help: "Show the model inside the parallax-cube room.") var room = false
     @Flag(help: "Cull back faces of meshes (closed, consistently wound meshes).") var cull = false
     @Flag(help: "Light back faces of meshes as if they were front faces.") var twoSided = false
-    @Flag(help: "Splats: Mip-Splatting-style opacity compensation against aliasing (off = the 3DGS reference image).")
-    var antialias = false
+    @Flag(inversion: .prefixedNo, help: "Splats: Mip-Splatting-style opacity compensation against aliasing (default: as the file says — an .spz may flag it — else off, the 3DGS reference image).")
+    var antialias: Bool?
 
     func options(defaultTwoSided: Bool = true) throws -> SceneLoader.ModelOptions {
         var o = SceneLoader.ModelOptions()

@@ -34,6 +34,7 @@ struct OpenCommand: ParsableCommand {
                 terminal?(done, total)
                 windowProgress(done, total)
             }
+            for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
             return try loader.scene(screen: screen)
         }
     }

@@ -50,6 +50,7 @@ struct RenderCommand: ParsableCommand {
         let sceneObject: Scene
         if let path = scene {
             let loader = try SceneLoader(path: path, options: try model.options(), progress: LoadProgress.reporter(for: path))
+            for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
             sceneObject = try camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
         } else {
             sceneObject = MeshScene(room: try room.description().room(screen: screen))

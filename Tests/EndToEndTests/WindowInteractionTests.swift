@@ -117,9 +117,10 @@ struct WindowInteractionTests {
         _ = try w.xdotool(["key", "F1"])
         // The help panel darkens the middle of the frame.
         #expect(try w.waitFor(10) { try middle() < before * 0.6 }, "no help overlay")
-        _ = try w.xdotool(["key", "F1", "F12"])
+        _ = try w.xdotool(["key", "F1"])
+        _ = try w.xdotool(["key", "F12"])
         var files: [String] = []
-        let until = Date().addingTimeInterval(10)
+        let until = Date().addingTimeInterval(30)
         while files.isEmpty && Date() < until {
             usleep(200_000)
             files = ((try? FileManager.default.contentsOfDirectory(atPath: pictures + "/splatframe")) ?? []).filter { !$0.hasPrefix(".") }
