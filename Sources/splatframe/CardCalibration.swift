@@ -34,7 +34,7 @@ struct CardCalibration {
 
     /// Draws the card outline (rounded corners of 3.18 mm, as ID-1) centred in `fb`, which shows
     /// the whole display (drawable pixels may differ from display pixels: scaled).
-    func draw(into fb: Framebuffer) {
+    func draw(into fb: Framebuffer, text: WindowText) {
         fb.clear(color: 0xFF30_2820)
         let scale = Double(fb.width) / Double(displayWidth)
         let w = outlineWidth * scale, h = w * Self.cardHeightMM / Self.cardWidthMM
@@ -59,12 +59,12 @@ struct CardCalibration {
         }
         let mm = screenMM
         TextPanel.draw([
-            "SCREEN CALIBRATION",
-            "HOLD A BANK CARD (ID-1, 85.60 X 53.98 MM) FLAT AGAINST THE SCREEN OVER THE OUTLINE.",
-            "ARROWS OR MOUSE WHEEL: RESIZE THE OUTLINE UNTIL IT MATCHES (SHIFT: FINE).",
-            "ENTER SAVES THE SCREEN SIZE TO THE CONFIG FILE, ESC CANCELS.",
-            String(format: "SCREEN: %.0f X %.0f MM, %.1f IN DIAGONAL", mm.width, mm.height,
+            "Screen calibration",
+            "Hold a bank card (ID-1, 85.60 × 53.98 mm) flat against the screen over the outline.",
+            "Arrows or the mouse wheel resize the outline until it matches (Shift: finely).",
+            "Enter saves the screen size to the config file; Esc cancels.",
+            String(format: "Screen: %.0f × %.0f mm (%.1f\" diagonal)", mm.width, mm.height,
                    (mm.width * mm.width + mm.height * mm.height).squareRoot() / 25.4),
-        ], into: fb, atTop: true)
+        ], into: fb, text: text, atTop: true)
     }
 }

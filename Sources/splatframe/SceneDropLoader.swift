@@ -41,12 +41,12 @@ final class SceneDropLoader: @unchecked Sendable {
     func state() -> State { lock.lock(); defer { lock.unlock() }; return current }
 
     /// Draws a progress bar across the bottom of the frame.
-    static func drawProgress(_ fraction: Double, name: String, into fb: Framebuffer) {
+    static func drawProgress(_ fraction: Double, name: String, into fb: Framebuffer, text: WindowText) {
         let h = max(4, fb.height / 90), y0 = fb.height - h - 4
         let filled = Int(Double(fb.width - 16) * min(1, max(0, fraction)))
         for y in y0..<(y0 + h) {
             for x in 8..<(fb.width - 8) { fb.color[y * fb.width + x] = x - 8 < filled ? 0xFF60_C0F0 : 0xFF30_4050 }
         }
-        TextPanel.drawLine(String(format: "LOADING %@  %.0f%%", name.uppercased(), fraction * 100), x: 8, y: y0 - 14, into: fb)
+        text.draw(String(format: "Loading %@  %.0f%%", name, fraction * 100), x: 8, y: y0 - text.lineHeight - 2, into: fb)
     }
 }

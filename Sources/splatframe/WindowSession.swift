@@ -46,6 +46,8 @@ final class WindowSession {
     var testDrop: (frame: Int, path: String)?
     /// `splatframe calibrate`: the window exists only to calibrate; it closes after saving.
     var calibrationOnly = false
+    /// HUD, help and overlay text (DejaVu through SDL2_ttf, else the bitmap font).
+    let text = WindowText()
     /// Where `k` (calibrate) saves the fitted IPD.
     var configPath: String?
     /// Pose publish → frame complete / presented, over the last 120 frames.
@@ -60,7 +62,10 @@ final class WindowSession {
         self.window = window; self.driver = driver
         self.tracking = tracking; self.modelFile = modelFile; self.statsEvery = statsEvery
         eyes = LiveEyeSource(session: tracking)
-        if !notices.isEmpty { message = (notices.joined(separator: "  ").uppercased(), MonotonicClock.now() + 8) }
+        var all = notices
+        if !text.isTrueType { all.append("HUD text: \(text.origin)") }
+        for n in all where !notices.contains(n) { FileHandle.standardError.write(Data("splatframe: \(n)\n".utf8)) }
+        if !all.isEmpty { message = (all.joined(separator: "  "), MonotonicClock.now() + 8) }
     }
 
     /// Runs until the user quits; `maxFrames` (for tests) stops earlier.
@@ -82,8 +87,11 @@ final class WindowSession {
             if let card = cardCalibration {
                 // Calibration shows only the card outline, on the whole display.
                 driver.framebuffer.resize(width: size.width, height: size.height)
-                card.draw(into: driver.framebuffer)
-                if let m = message, MonotonicClock.now() < m.until { TextPanel.drawLine(m.text, x: 8, y: size.height - 20, into: driver.framebuffer) }
+                card.draw(into: driver.framebuffer, text: text)
+                if let m = message, MonotonicClock.now() < m.until {
+                    text.draw(m.text, x: 8, y: size.height - text.lineHeight - 4, into: driver.framebuffer)
+                }
+                text.endFrame()
                 try window.present(driver.framebuffer)
                 frames += 1
                 if let maxFrames, frames >= maxFrames { running = false }
@@ -113,14 +121,15 @@ final class WindowSession {
             }
             if let m = pendingMessages.take() { flash(m.uppercased(), seconds: 5) }
             if case .loading(let fraction)? = dropLoader?.state() {
-                SceneDropLoader.drawProgress(fraction, name: (dropLoader!.path as NSString).lastPathComponent, into: framebuffer)
+                SceneDropLoader.drawProgress(fraction, name: (dropLoader!.path as NSString).lastPathComponent, into: framebuffer, text: text)
             }
             if showCamera, let camera = tracking.source as? CameraTrackingSource, let preview = camera.cameraPreview() {
-                CameraInset.draw(preview, into: framebuffer)
+                CameraInset.draw(preview, into: framebuffer, text: text)
             }
             pollCalibration()
             if showHUD { drawHUD(stats: record.stats, pose: pose) }
-            if showHelp { TextPanel.draw(["KEYS AND MOUSE"] + WindowControls.all.map { "\($0.keys.uppercased()): \($0.action.uppercased())" }, into: framebuffer) }
+            if showHelp { TextPanel.draw(["Keys and mouse"] + WindowControls.all.map { "\($0.keys):  \($0.action)" }, into: framebuffer, text: text) }
+            text.endFrame()
             try window.present(framebuffer)
             _ = latency.presented(at: MonotonicClock.now())
             frames += 1
@@ -345,42 +354,33 @@ final class WindowSession {
         let e = pose.eye
         let s = driver.setup.screen.value
         var lines = [
-            String(format: "%.1f MS  %.0f FPS  %dX%d  %d THREADS", median(frameTimes), 1000 / median(frameTimes),
+            String(format: "%.1f ms  %.0f fps  %d×%d  %d threads", median(frameTimes), 1000 / median(frameTimes),
                    framebuffer.width, framebuffer.height, driver.context.threads),
-            String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", tracking.source.name.uppercased(),
-                   pose.state.rawValue.uppercased(), e.x, e.y, e.z)
+            String(format: "head %@ %@  eye %+.3f %+.3f %+.3f m", tracking.source.name, pose.state.rawValue, e.x, e.y, e.z)
                 + (latencySummary.flatMap { $0.frames > 0 ? $0 : nil }.map {
-                    String(format: "  LATENCY %.1f MS TO FRAME, %.1f MS TO SCREEN", $0.completeMedianMs, $0.presentedMedianMs)
+                    String(format: "  latency %.1f ms to frame, %.1f ms to screen", $0.completeMedianMs, $0.presentedMedianMs)
                 } ?? ""),
-            String(format: "SCREEN %.3fX%.3f M  %@  %d PRIMITIVES", s.width, s.height, scene.name.uppercased(), scene.primitiveCount),
+            String(format: "screen %.3f×%.3f m  %@  %d %@", s.width, s.height, scene.name, scene.primitiveCount, scene.primitiveKind.rawValue),
         ]
-        if let status = tracking.source.statusSummary { lines.append(status.uppercased()) }
+        if let status = tracking.source.statusSummary { lines.append(status) }
         if !stats.stages.isEmpty {
-            lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name.uppercased(), $0.ms) }.joined(separator: "  ") + " MS")
+            lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name, $0.ms) }.joined(separator: "  ") + " ms")
         } else if stats.raster.trianglesIn > 0 {
-            lines.append(String(format: "SETUP %.1f  RASTER %.1f MS", stats.raster.setupMs, stats.raster.rasterMs))
+            lines.append(String(format: "setup %.1f  raster %.1f ms", stats.raster.setupMs, stats.raster.rasterMs))
         }
-        lines.append(scene.placement != nil ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  C CAMERA  K CALIBRATE  Q QUIT"
-                                         : "MOVE THE MOUSE TO MOVE YOUR EYE  WHEEL DEPTH  F FULLSCREEN  H HUD  C CAMERA  K CALIBRATE  Q QUIT")
+        lines.append("? or F1: keys and mouse   h: hide HUD   q: quit")
         if let m = message, MonotonicClock.now() < m.until { lines.append(m.text) }
-        if let stereo { lines.append("STEREO \(stereo.mode.description.uppercased())  IPD \(Int((stereo.ipd * 1000).rounded())) MM") }
-        let scale = framebuffer.width >= 1600 ? 2 : 1
+        if let stereo { lines.append("stereo \(stereo.mode.description)  IPD \(Int((stereo.ipd * 1000).rounded())) mm") }
         // Side by side: the same text at the same place in both halves, so it sits at zero parallax.
         var offsets = [0]
-        var maxChars = Int.max
+        var maxWidth = framebuffer.width - 12
         if case .sideBySide = stereo?.mode {
             offsets = [0, framebuffer.width / 2]
-            maxChars = max(8, (framebuffer.width / 2 - 12) / ((BitmapFont.glyphWidth + 1) * scale))
+            maxWidth = framebuffer.width / 2 - 12
         }
-        for (i, full) in lines.enumerated() {
-            let line = full.count > maxChars ? String(full.prefix(maxChars - 1)) + "…" : full
-            let y = 6 + i * (BitmapFont.glyphHeight + 3) * scale
-            for x0 in offsets {
-                BitmapFont.draw(line, x: x0 + 7, y: y + 1, scale: scale, color: 0xFF00_0000, into: framebuffer.color,
-                                width: framebuffer.width, height: framebuffer.height)
-                BitmapFont.draw(line, x: x0 + 6, y: y, scale: scale, color: 0xFFFF_FFFF, into: framebuffer.color,
-                                width: framebuffer.width, height: framebuffer.height)
-            }
+        for (i, line) in lines.enumerated() {
+            let y = 6 + i * text.lineHeight
+            for x0 in offsets { text.draw(line, x: x0 + 6, y: y, into: framebuffer, maxWidth: maxWidth) }
         }
     }
 }
