@@ -54,6 +54,8 @@ final class WindowSession {
     private let latency = LatencyMeter()
     private var latencySummary: LatencyMeter.Summary?
     private var frameTimes: [Double] = []
+    /// Pose read → present, seconds, last 30 frames.
+    private var leads: [Double] = []
     private var dragging: UInt8 = 0
     private var message: (text: String, until: Double)?
 
@@ -131,7 +133,12 @@ final class WindowSession {
             if showHelp { TextPanel.draw(["Keys and mouse"] + WindowControls.all.map { "\($0.keys):  \($0.action)" }, into: framebuffer, text: text) }
             text.endFrame()
             try window.present(framebuffer)
-            _ = latency.presented(at: MonotonicClock.now())
+            let presented = MonotonicClock.now()
+            _ = latency.presented(at: presented)
+            // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
+            leads.append(presented - record.viewTime)
+            if leads.count > 30 { leads.removeFirst() }
+            tracking.tracker.presentLead = leads.sorted()[leads.count / 2]
             frames += 1
             stats?.frame(ms: record.renderMs)
             if let maxFrames, frames >= maxFrames { running = false }
