@@ -3,8 +3,8 @@
 
 SWIFT        ?= swift
 PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config \
-                libopencv-dev opencv-data libegl1 libgles2 python3-pip libwebp-dev libzip-dev
-TEST_PACKAGES = xvfb xauth imagemagick
+                libopencv-dev opencv-data libegl1 libgles2 python3-pip libwebp-dev libzip-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core
+TEST_PACKAGES = xvfb xauth imagemagick xdotool
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test build deps test-deps webcam-models bench fuzz sanitize soak clean

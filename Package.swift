@@ -25,6 +25,8 @@ let package = Package(
     targets: [
         // System libraries (Debian -dev packages, found through pkg-config). Only the executable links SDL2.
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf", providers: [.apt(["libsdl2-ttf-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // PNG and JPEG for ImageIO, so that nothing below the executable links SDL.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -60,7 +62,7 @@ let package = Package(
                                "HeadTracking", "Settings", "Procedural", "WebcamTracking", "CAllocationCounter"],
                 swiftSettings: fast),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "SceneIO", "HeadTracking", "WebcamTracking", "Settings", "CSDL2",
+                          dependencies: ["Viewer", "SceneIO", "HeadTracking", "WebcamTracking", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 

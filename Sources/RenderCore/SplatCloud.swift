@@ -17,7 +17,9 @@ public struct SplatCloud: Sendable {
     public var opacities: [Float]
     /// Degree-0 SH coefficient per channel (`f_dc_0..2`).
     public var dc: [Vec3]
-    /// SH degree 0…3 (higher degrees in files are truncated to 3 by readers).
+    /// SH degree 0…4, as the file holds it. Degree 4 (24 rest coefficients per channel) is kept
+    /// so writers can pass it on; renderers evaluate bands 0–3, i.e. the first 15 coefficients of
+    /// each splat's `shRestCount` (the 3DGS reference's colour).
     public var shDegree: Int
     /// Higher-order SH coefficients, channel innermost (see the type's documentation).
     public var shRest: [Float]
@@ -25,7 +27,10 @@ public struct SplatCloud: Sendable {
     /// The SH band-0 constant of the 3DGS reference.
     public static let shC0: Float = 0.28209479177387814
 
-    /// Number of rest coefficients per channel for a degree: 0, 3, 8, 15.
+    /// The highest SH degree a cloud holds (files: 3DGS PLY with 72 `f_rest_*`, `.spz` shDegree 4).
+    public static let maxSHDegree = 4
+
+    /// Number of rest coefficients per channel for a degree: 0, 3, 8, 15, 24.
     @inlinable public static func restCount(degree: Int) -> Int { (degree + 1) * (degree + 1) - 1 }
 
     /// Rest coefficients per channel for this cloud's degree.

@@ -3,7 +3,8 @@ import Foundation
 import RenderCore
 
 /// Writes splat clouds as standard 3DGS PLY files: x y z nx ny nz f_dc_0..2 f_rest_* opacity
-/// scale_0..2 rot_0..3, all float32; opacity stored as a logit, scales as logs, f_rest channel-major.
+/// scale_0..2 rot_0..3, all float32; opacity stored as a logit, scales as logs, f_rest channel-major
+/// — every coefficient the cloud holds (degree 4: f_rest_0…71).
 public enum GaussianPLYWriter {
     /// The file bytes for a cloud.
     /// - Complexity: O(count · properties), one allocation of the exact file size.

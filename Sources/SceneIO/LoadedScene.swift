@@ -45,4 +45,8 @@ struct ReadResult {
     /// Bytes of every file read when the scene spans several (an unbundled SOG folder); nil
     /// when the one file handed to the reader is the whole scene.
     var sourceBytes: Int? = nil
+    /// What was skipped or assumed while reading, one line each (`SceneInfo.warnings`).
+    var warnings: [String] = []
+    /// The file's "train/render with antialiasing" flag; nil when the format has none.
+    var antialiased: Bool? = nil
 }

@@ -1,4 +1,9 @@
 // SceneIO — PLYHeader: the parsed `ply … end_header` block (format, elements, properties).
+//
+// Lenient where real writers are sloppy, strict where the body's layout depends on it: a header
+// line with an unknown keyword (Blender 2.47 writes a bare `Created by Blender3D 247 - …`) is
+// skipped with a warning naming its line; a malformed `format`, `element` or `property` line is an
+// error, since guessing there would misread every byte after `end_header`.
 
 /// A PLY scalar type with its byte size (both spellings: `uchar` and `uint8`, …).
 enum PLYScalar: UInt8, Sendable {
@@ -135,12 +140,18 @@ struct PLYHeader: Sendable {
     var version: String
     var elements: [PLYElement]
     var comments: [String]
+    /// One line per header line skipped (unknown keyword): `file: line N: skipped …`. At most
+    /// `maxWarnings` lines, the last one counting any further skips.
+    var warnings: [String] = []
     /// Byte offset of the body (just after `end_header` and its line break).
     var bodyOffset: Int
     /// Line number of the body's first line.
     var bodyLine: Int
 
     func element(_ name: String) -> PLYElement? { elements.first { $0.name == name } }
+
+    /// Most warnings kept per header (a hostile header could hold thousands of unknown lines).
+    static let maxWarnings = 20
 
     /// Parses the header from the start of the bytes.
     static func parse(_ view: ByteView) throws -> PLYHeader {
@@ -156,6 +167,8 @@ struct PLYHeader: Sendable {
         var version = ""
         var elements: [PLYElement] = []
         var comments: [String] = []
+        var warnings: [String] = []
+        var skipped = 0
         while true {
             let lineNo = sc.line
             guard let r = sc.restOfLine() else { throw SceneIOError.truncated(file: file, offset: view.count, expected: "end_header") }
@@ -193,10 +206,18 @@ struct PLYHeader: Sendable {
                 }
             case "end_header":
                 guard let enc = encoding else { throw fail("a format line before end_header", "end_header") }
+                if skipped > maxWarnings - 1 {
+                    warnings.append("\(file): \(skipped - (maxWarnings - 1)) more unknown header lines skipped")
+                }
                 return PLYHeader(encoding: enc, version: version, elements: elements, comments: comments,
-                                 bodyOffset: sc.pos, bodyLine: sc.line)
+                                 warnings: warnings, bodyOffset: sc.pos, bodyLine: sc.line)
             default:
-                throw SceneIOError.badLine(file: file, line: lineNo, expected: "format, element, property, comment or end_header", found: sc.string(r))
+                // Not a PLY keyword (e.g. Blender 2.47's bare "Created by Blender3D 247 - …"): the body's
+                // layout never depends on such a line, so it is skipped and reported.
+                skipped += 1
+                if skipped < maxWarnings {
+                    warnings.append("\(file): line \(lineNo): skipped unknown header line \(SceneIOError.clean(sc.string(r)))")
+                }
             }
         }
     }

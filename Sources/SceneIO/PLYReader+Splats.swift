@@ -10,7 +10,7 @@ import RenderCore
 struct GaussianLayout {
     /// Number of f_rest_* properties in the file (0, 9, 24, 45 or 72).
     var fileRest: Int
-    /// SH degree kept (0…3).
+    /// SH degree kept (0…4: every coefficient in the file).
     var degree: Int
 
     /// Validates the f_rest count of a vertex element and derives the degree.
@@ -23,7 +23,7 @@ struct GaussianLayout {
         case 9: deg = 1
         case 24: deg = 2
         case 45: deg = 3
-        case 72: deg = 3        // degree 4 in the file: keep bands 0–3
+        case 72: deg = 4        // kept whole; the renderers evaluate bands 0–3
         default:
             throw SceneIOError.badLine(file: file, line: v.line, expected: "0, 9, 24, 45 or 72 f_rest_* properties", found: "\(n)")
         }

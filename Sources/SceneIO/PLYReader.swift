@@ -32,7 +32,7 @@ enum PLYReader {
             })
         }
         return ReadResult(scene: scene, format: .ply, variant: "\(h.encoding.rawValue) \(k.rawValue)",
-                          version: h.version, elements: elements)
+                          version: h.version, elements: elements, warnings: h.warnings)
     }
 
     /// The vertex element, which must have x, y and z.

@@ -3,7 +3,11 @@
 // Quantisation (nianticlabs/spz load-spz.cc): positions 24-bit signed fixed point with
 // `fractionalBits`; alpha byte/255 is the opacity after the sigmoid; colour dc = (byte/255 − 0.5)/0.15;
 // log-scale byte/16 − 10; v2 rotation xyz = byte/127.5 − 1 (w ≥ 0 rebuilt); v3/v4 "smallest three";
-// SH (byte − 128)/128, coefficient-major with channel innermost (SplatCloud's own layout).
+// SH (byte − 128)/128, coefficient-major with channel innermost (SplatCloud's own layout), all of
+// it (degree 4 included). Header flags: 0x1 antialiased (→ `SceneInfo.antialiased`), 0x2 extension
+// records (`SPZExtensions`): an SPZ_ADOBE_coordinate_system record replaces RUB as the stored frame
+// (Y-up frames always; Z-up frames only without SH and only the four on whose axes the reference
+// agrees with the names, else a one-line error); unknown records are skipped with a warning.
 import Foundation
 import RenderCore
 
@@ -12,12 +16,13 @@ enum SPZReader {
     static let magic: UInt32 = 0x5053_474e  // "NGSP" little-endian
     static let colorScale: Float = 0.15
 
-    /// SH band signs for the RUB → RDF flip (y and z negated), per rest coefficient in 3DGS order.
-    static let shFlip: [Float] = [-1, -1, 1, -1, 1, 1, -1, 1, -1, 1, -1, -1, 1, -1, 1]
-
     /// Header fields shared by all versions.
     struct Header {
         var version: Int, count: Int, degree: Int, fractionalBits: Int, flags: UInt8
+        /// Flag 0x1: the splats were trained for antialiased (Mip-Splatting style) rendering.
+        var antialiased: Bool { flags & 0x1 != 0 }
+        /// Flag 0x2: extension records follow (v4: before the TOC; v2/v3: after the SH block).
+        var hasExtensions: Bool { flags & 0x2 != 0 }
         /// SH coefficients per channel stored in the file.
         var fileRest: Int { (degree + 1) * (degree + 1) - 1 }
         /// Sizes of the attribute blocks in file order: positions, alphas, colours, scales, rotations, SH.
@@ -26,47 +31,81 @@ enum SPZReader {
         }
     }
 
+    /// Most bytes of extension records read after the SH block of a gzip (v2/v3) stream.
+    static let maxTrailingExtensionBytes = 1 << 20
+
     static func read(_ view: ByteView, progress: SceneLoadProgress?) throws -> ReadResult {
         let file = view.file
         guard view.count >= 2 else { throw SceneIOError.truncated(file: file, offset: 0, expected: "an .spz header") }
-        let payload: [UInt8]
+        var payload: [UInt8]
+        var base = 0                                     // offset of the first attribute block in `payload`
         let header: Header
+        var ext = SPZExtensions()
         let gzipped = view.u8(0) == 0x1f && view.u8(1) == 0x8b
         if gzipped {
-            // v2/v3: the whole file is gzip; inflate the header first, then exactly the payload size.
+            // v2/v3: the whole file is gzip; inflate the header first, then exactly the payload size
+            // (plus the extension records that follow it when flag 0x2 says there are some).
             let head = try Decompress.gunzip(view.bytes, limit: 16, file: file)
             guard head.count == 16 else { throw SceneIOError.truncated(file: file, offset: view.count, expected: "a 16-byte NGSP header inside the gzip stream") }
             header = try head.withUnsafeBytes { try parseHeader(ByteView(bytes: $0, file: file), gzip: true) }
-            let (total, sizes) = try payloadSize(header, file: file)
+            let total = try payloadSize(header, file: file)
             guard total <= view.count * Decompress.maxGzipRatio + 4096 else {
                 throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count a \(view.count)-byte gzip file can hold", found: "\(header.count) points")
             }
             progress?(0, view.count)
-            let all = try Decompress.gunzip(view.bytes, limit: 16 + total, file: file)
-            guard all.count == 16 + total else {
-                throw SceneIOError.truncated(file: file, offset: view.count, expected: "\(16 + total) bytes of inflated data for \(header.count) points, got \(all.count)")
+            let limit = 16 + total + (header.hasExtensions ? maxTrailingExtensionBytes : 0)
+            payload = try Decompress.gunzip(view.bytes, limit: limit, file: file)
+            guard payload.count >= 16 + total else {
+                throw SceneIOError.truncated(file: file, offset: view.count, expected: "\(16 + total) bytes of inflated data for \(header.count) points, got \(payload.count)")
             }
-            _ = sizes
-            payload = Array(all[16...])
+            if header.hasExtensions {
+                guard payload.count < limit else {
+                    throw SceneIOError.tooLarge(file: file, offset: 14, expected: "extension records under \(maxTrailingExtensionBytes) bytes", found: "more")
+                }
+                ext = try payload.withUnsafeBytes {
+                    try SPZExtensions.parse(ByteView(bytes: $0, file: file), from: 16 + total, to: $0.count, inflated: true)
+                }
+            }
+            base = 16
         } else {
             header = try parseHeader(view, gzip: false)
             if header.version >= 4 {
                 payload = try readV4Streams(view, header)
+                if header.hasExtensions {
+                    ext = try SPZExtensions.parse(view, from: 32, to: Int(view.u32(16)), inflated: false)
+                }
             } else {
                 // An uncompressed NGSP v2/v3 stream (seen from some tools).
-                let (total, _) = try payloadSize(header, file: file)
+                let total = try payloadSize(header, file: file)
                 try view.need(16, total, "\(total) bytes of splat data for \(header.count) points")
                 payload = Array(view.bytes[16..<(16 + total)])
+                if header.hasExtensions { ext = try SPZExtensions.parse(view, from: 16 + total, to: view.count, inflated: false) }
             }
         }
         progress?(view.count / 2, view.count)
-        let cloud = try payload.withUnsafeBytes { try decode(ByteView(bytes: $0, file: file), header) }
+        let frame = ext.coordinateSystem ?? .rub
+        guard !frame.isAmbiguous else {
+            throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,
+                                        expected: "an SPZ_ADOBE_coordinate_system other than LFD, RFD, LBU, RBU (nianticlabs/spz turns those as LBU, RBU, LFD, RFD)",
+                                        found: frame.name)
+        }
+        let map = frame.toRDF
+        guard let signs = map.shSigns(restCount: header.fileRest) ?? (header.degree == 0 ? [] : nil) else {
+            throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,
+                                        expected: "a Y-up SPZ_ADOBE_coordinate_system when SH bands are present (SH rotation between Y-up and Z-up is not supported)",
+                                        found: "\(frame.name) with SH degree \(header.degree)")
+        }
+        let cloud = try payload.withUnsafeBytes { try decode(ByteView(bytes: $0, file: file), base: base, header, map: map, shSigns: signs) }
+        payload = []
         progress?(view.count, view.count)
         let props = ["position 3×int24", "alpha u8", "color 3×u8", "scale 3×u8", header.version >= 3 ? "rotation u32 smallest-three" : "rotation 3×u8", "sh \(header.fileRest)×3 u8"]
+        var elements = [SceneInfo.Element(name: "gaussian", count: header.count, properties: props)]
+        if !ext.records.isEmpty { elements.append(SceneInfo.Element(name: "extension", count: ext.records.count, properties: ext.records)) }
+        let axes = frame == .rdf ? "RDF as stored" : "\(frame.name)→RDF"
         return ReadResult(scene: .splats(cloud), format: .spz,
-                          variant: header.version >= 4 ? "zstd streams (RUB→RDF)" : gzipped ? "gzip (RUB→RDF)" : "uncompressed (RUB→RDF)",
-                          version: "\(header.version)",
-                          elements: [SceneInfo.Element(name: "gaussian", count: header.count, properties: props)])
+                          variant: header.version >= 4 ? "zstd streams (\(axes))" : gzipped ? "gzip (\(axes))" : "uncompressed (\(axes))",
+                          version: "\(header.version)", elements: elements,
+                          warnings: ext.warnings, antialiased: header.antialiased)
     }
 
     /// Parses the NGSP header (16 bytes for v2/v3, 32 for v4).
@@ -87,14 +126,12 @@ enum SPZReader {
     }
 
     /// Total payload bytes (checked arithmetic).
-    static func payloadSize(_ h: Header, file: String) throws -> (Int, [Int]) {
-        var total = 0
+    static func payloadSize(_ h: Header, file: String) throws -> Int {
         let per = 9 + 1 + 3 + 3 + (h.version >= 3 ? 4 : 3) + h.fileRest * 3
         guard let t = SizeMath.mul(h.count, per) else {
             throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count that fits in memory", found: "\(h.count)")
         }
-        total = t
-        return (total, h.blockSizes)
+        return t
     }
 
     /// Reads the v4 table of contents and decompresses each zstd stream into one payload.
@@ -108,10 +145,11 @@ enum SPZReader {
             throw SceneIOError.badBytes(file: file, offset: 15, expected: "\(expected.count) streams for SH degree \(h.degree)", found: "\(numStreams)")
         }
         guard toc >= 32 else { throw SceneIOError.badBytes(file: file, offset: 16, expected: "a TOC offset ≥ 32", found: "\(toc)") }
+        guard toc <= v.count else { throw SceneIOError.truncated(file: file, offset: v.count, expected: "a table of \(numStreams) streams at byte \(toc)") }
         try v.need(toc, numStreams * 16, "a table of \(numStreams) streams")
         var o = toc + numStreams * 16
         var payload: [UInt8] = []
-        let (total, _) = try payloadSize(h, file: file)
+        let total = try payloadSize(h, file: file)
         guard total <= v.count * Decompress.maxZstdRatio + (1 << 20) else {
             throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count a \(v.count)-byte file can hold", found: "\(h.count) points")
         }
@@ -135,18 +173,18 @@ enum SPZReader {
         return payload
     }
 
-    /// Decodes the attribute blocks into a cloud in the PLY frame (RDF).
-    static func decode(_ p: ByteView, _ h: Header) throws -> SplatCloud {
+    /// Decodes the attribute blocks (starting at byte `base` of `p`) into a cloud in the PLY
+    /// frame (RDF): `map` takes stored coordinates to RDF, `shSigns` holds its sign per rest
+    /// coefficient (3DGS order). Every SH coefficient is kept, degree 4 included.
+    static func decode(_ p: ByteView, base: Int, _ h: Header, map: SPZAxisMap, shSigns: [Float]) throws -> SplatCloud {
         let n = h.count
-        let sizes = h.blockSizes
         var starts: [Int] = []
-        var o = 0
-        for s in sizes { starts.append(o); o += s }
-        try p.need(0, o, "\(o) bytes of splat data")
-        let degree = min(h.degree, 3)
-        var cloud = SplatCloud(shDegree: degree)
+        var o = base
+        for s in h.blockSizes { starts.append(o); o += s }
+        try p.need(base, o - base, "\(o - base) bytes of splat data")
+        var cloud = SplatCloud(shDegree: h.degree)
         cloud.reserveCapacity(n)
-        let kept = SplatCloud.restCount(degree: degree)
+        let kept = SplatCloud.restCount(degree: h.degree)
         var rest = [Float](repeating: 0, count: kept * 3)
         let fixed = Float(1 << h.fractionalBits)
         let half = Float(0.5).squareRoot()
@@ -183,14 +221,14 @@ enum SPZReader {
                 q = SIMD4(xyz.x, xyz.y, xyz.z, max(0, 1 - xyz.dot(xyz)).squareRoot())
             }
             if kept > 0 {
-                let base = starts[5] + i * h.fileRest * 3
+                let sh = starts[5] + i * kept * 3
                 for k in 0..<kept {
-                    for c in 0..<3 { rest[k * 3 + c] = (Float(p.u8(base + k * 3 + c)) - 128) / 128 * shFlip[k] }
+                    for c in 0..<3 { rest[k * 3 + c] = (Float(p.u8(sh + k * 3 + c)) - 128) / 128 * shSigns[k] }
                 }
             }
-            // RUB → RDF: position (x, −y, −z), quaternion (w, x, −y, −z), SH signs above.
-            cloud.append(position: Vec3(pos.x, -pos.y, -pos.z), scale: scale,
-                         rotation: Quaternion(w: q.w, x: q.x, y: -q.y, z: -q.z).normalized,
+            // Stored frame → RDF (for RUB: position (x, −y, −z), quaternion (w, x, −y, −z)).
+            cloud.append(position: map.position(pos), scale: scale,
+                         rotation: map.rotation(Quaternion(w: q.w, x: q.x, y: q.y, z: q.z)).normalized,
                          opacity: opacity, dc: dc, rest: rest)
         }
         return cloud

@@ -73,26 +73,34 @@ public enum SceneFile {
     }
 
     /// Converts a scene file; formats come from the extensions. Splats can be written as
-    /// 3DGS `.ply` or `.splat`; meshes and point clouds as `.ply`.
+    /// 3DGS `.ply` (every SH coefficient, degree 4 included), `.splat` (base colour only) or
+    /// `.spz` (v3 gzip by default, v4 with `spz.version = 4`; SH up to degree 4, quantised);
+    /// meshes and point clouds as `.ply`.
+    /// - Parameter spz: options for an `.spz` output; its `antialiased` flag, when nil, is the input's.
     /// - Returns: the input's summary.
     @discardableResult
-    public static func convert(input: String, output: String, progress: SceneLoadProgress? = nil) throws -> SceneInfo {
+    public static func convert(input: String, output: String, spz: SPZWriteOptions = SPZWriteOptions(),
+                               progress: SceneLoadProgress? = nil) throws -> SceneInfo {
         let (scene, info) = try loadWithInfo(path: input, progress: progress)
-        try save(scene, to: output)
+        var options = spz
+        if options.antialiased == nil { options.antialiased = info.antialiased }
+        try save(scene, to: output, spz: options)
         return info
     }
 
     /// Writes a scene; the format comes from the extension.
-    public static func save(_ scene: LoadedScene, to path: String) throws {
+    /// - Parameter spz: options for an `.spz` output (ignored for other formats).
+    public static func save(_ scene: LoadedScene, to path: String, spz: SPZWriteOptions = SPZWriteOptions()) throws {
         let ext = (path as NSString).pathExtension
         let bytes: [UInt8]
         switch (SceneFormat(extension: ext), scene) {
         case (.ply?, .splats(let s)): bytes = GaussianPLYWriter.encode(s)
         case (.splat?, .splats(let s)): bytes = SplatFileWriter.encode(s)
+        case (.spz?, .splats(let s)): bytes = try SPZWriter.encode(s, options: spz, file: path)
         case (.ply?, .mesh(let m)): bytes = MeshPLYWriter.encode(m)
         case (.ply?, .points(let p)): bytes = MeshPLYWriter.encode(p)
         default:
-            throw SceneIOError.unsupported(file: path, reason: "cannot write this scene as .\(ext) (splats: .ply or .splat; meshes and points: .ply)")
+            throw SceneIOError.unsupported(file: path, reason: "cannot write this scene as .\(ext) (splats: .ply, .splat or .spz; meshes and points: .ply)")
         }
         do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw SceneIOError.unwritable(file: path, reason: error.localizedDescription)

@@ -7,7 +7,7 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
     case ply
     /// antimatter15 `.splat`: 32-byte records.
     case splat
-    /// Niantic `.spz` (v2/v3 gzip, v4 zstd).
+    /// Niantic `.spz` (v2/v3 gzip, v4 zstd; written as v3 or v4).
     case spz
     /// Wavefront OBJ (+ MTL).
     case obj

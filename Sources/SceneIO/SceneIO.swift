@@ -2,13 +2,15 @@
 //
 // Job: read PLY (meshes, point clouds, 3DGS, PlayCanvas compressed), .splat, .spz, PlayCanvas
 // SOG (a .sog ZIP or an unbundled folder), OBJ and STL into `TriangleMesh` / `SplatCloud` /
-// `PointCloud`; write 3DGS PLY and .splat.
+// `PointCloud`; write 3DGS PLY, .splat and .spz (v3 gzip, v4 zstd). Splat clouds keep SH up to
+// degree 4; what a reader skipped or assumed is reported in `SceneInfo.warnings`.
 // Contract: never renders; rejects malformed input with a one-line error naming the file,
 // the line or byte offset and what was expected; never allocates more than the file justifies.
 //
 // Entry points: `SceneFile.load(path:progress:)`, `SceneFile.load(data:name:progress:)`,
 // `SceneFile.loadWithInfo(...)`, `SceneFile.convert(input:output:)`, `SceneFormat.detect`.
-// Frames: PLY, .splat and SOG keep the file's frame; .spz is converted RUB → RDF on load.
+// Frames: PLY, .splat and SOG keep the file's frame; .spz is converted RUB → RDF on load (or from
+// the frame its SPZ_ADOBE_coordinate_system record names) and RDF → RUB on save.
 import RenderCore
 
 /// Progress callback: (bytes done, bytes total).

@@ -28,26 +28,27 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
     /// One line: `file: where: expected X, found Y`.
     public var description: String {
         switch self {
-        case let .unreadable(f, r): return "\(f): cannot read: \(Self.clean(r))"
+        case let .unreadable(f, r): return "\(f): cannot read: \(Self.clean(r, limit: 200))"
         case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .spz, SOG, OBJ or STL)"
         case let .badLine(f, l, e, found): return "\(f): line \(l): expected \(e), found \(Self.clean(found))"
         case let .badBytes(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
         case let .truncated(f, o, e): return "\(f): byte \(o): file ends early; expected \(e)"
         case let .badValue(f, el, row, e, found): return "\(f): \(el) row \(row): expected \(e), found \(Self.clean(found))"
         case let .tooLarge(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
-        case let .unsupported(f, r): return "\(f): unsupported: \(Self.clean(r))"
-        case let .unwritable(f, r): return "\(f): cannot write: \(Self.clean(r))"
+        case let .unsupported(f, r): return "\(f): unsupported: \(Self.clean(r, limit: 200))"
+        case let .unwritable(f, r): return "\(f): cannot write: \(Self.clean(r, limit: 200))"
         case let .badEntry(f, entry, e, found): return "\(f): \(Self.clean(entry)): expected \(e), found \(Self.clean(found))"
         }
     }
 
-    /// Makes untrusted text printable on one short line.
-    static func clean(_ s: String) -> String {
+    /// Makes untrusted text printable on one short line (at most `limit` characters, then "…").
+    /// Reasons SceneIO writes itself (`unsupported`, `unwritable`, `unreadable`) get 200.
+    static func clean(_ s: String, limit: Int = 60) -> String {
         var out = ""
-        for ch in s.unicodeScalars.prefix(60) {
+        for ch in s.unicodeScalars.prefix(limit) {
             out.unicodeScalars.append(ch.value >= 32 && ch.value < 127 ? ch : "?")
         }
-        if s.unicodeScalars.count > 60 { out += "…" }
+        if s.unicodeScalars.count > limit { out += "…" }
         return out.isEmpty ? "nothing" : "\"\(out)\""
     }
 

@@ -30,8 +30,16 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     public var count: Int
     /// Triangles (meshes only, else 0).
     public var triangles: Int
-    /// SH degree kept (splats only, else nil).
+    /// SH degree kept (splats only, else nil): 0…4; the renderers evaluate bands 0–3.
     public var shDegree: Int?
+    /// Whether the file says its splats were trained for antialiased (Mip-Splatting style)
+    /// rendering — `.spz` flag 0x1; nil when the format carries no such flag. A viewer should turn
+    /// the renderer's antialias compensation on when this is true, unless the user says otherwise.
+    public var antialiased: Bool?
+    /// Things the reader skipped or assumed, one line each naming the file and where, e.g.
+    /// `a.ply: line 3: skipped unknown header line "Created by Blender3D 247 - …"`. Empty for a
+    /// clean file. The load itself succeeded.
+    public var warnings: [String]
     /// Bounds of the positions (nil when empty), in the loaded frame.
     public var boundsMin: [Float]?
     public var boundsMax: [Float]?
@@ -43,6 +51,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     init(path: String, fileBytes: Int, result r: ReadResult, seconds: Double) {
         self.path = path; self.fileBytes = r.sourceBytes ?? fileBytes; format = r.format; variant = r.variant; version = r.version
         elements = r.elements; loadSeconds = seconds; bytesInMemory = r.scene.bytesInMemory
+        antialiased = r.antialiased; warnings = r.warnings
         switch r.scene {
         case .mesh(let m): kind = "mesh"; count = m.vertexCount; triangles = m.triangleCount; shDegree = nil
         case .splats(let s): kind = "splats"; count = s.count; triangles = 0; shDegree = s.shDegree
@@ -57,7 +66,8 @@ public struct SceneInfo: Sendable, Codable, Equatable {
         var s = "\(path)\n"
         s += "  format:   \(format.rawValue) \(variant)\(version.isEmpty ? "" : " version \(version)")\n"
         s += "  content:  \(count) \(kind == "mesh" ? "vertices, \(triangles) triangles" : kind)"
-        if let d = shDegree { s += ", SH degree \(d)" }
+        if let d = shDegree { s += ", SH degree \(d)\(d > 3 ? " (bands 0–3 rendered)" : "")" }
+        if antialiased == true { s += ", antialiased" }
         s += "\n"
         if let lo = boundsMin, let hi = boundsMax {
             func f(_ v: [Float]) -> String { v.map { String(format: "%.4g", $0) }.joined(separator: ", ") }
@@ -71,6 +81,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
             for p in e.properties.prefix(100) { s += "    \(p)\n" }
             if e.properties.count > 100 { s += "    … \(e.properties.count - 100) more\n" }
         }
+        for w in warnings { s += "  warning:  \(w)\n" }
         return s
     }
 

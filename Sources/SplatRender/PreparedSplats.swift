@@ -39,7 +39,7 @@ public final class PreparedSplats: @unchecked Sendable {
     public init(_ cloud: SplatCloud) {
         count = cloud.count
         paddedCount = (count + 7) / 8 * 8
-        shDegree = min(3, max(0, cloud.shDegree))
+        shDegree = min(3, max(0, cloud.shDegree))   // degree 4: bands 0–3, the first 15 of each splat's 24
         restCount = SplatCloud.restCount(degree: shDegree)
         bounds = cloud.bounds
         let total = max(8, paddedCount)

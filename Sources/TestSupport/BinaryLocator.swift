@@ -36,6 +36,7 @@ public enum BinaryLocator {
         for (key, sub) in [("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"), ("XDG_DATA_HOME", "data"),
                            ("XDG_PICTURES_DIR", "pictures")] where environment?[key] == nil {
             env[key] = base + "/" + sub
+            try? FileManager.default.createDirectory(atPath: base + "/" + sub, withIntermediateDirectories: true)
         }
         return env
     }

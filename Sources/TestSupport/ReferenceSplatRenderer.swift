@@ -50,7 +50,7 @@ public enum ReferenceSplatRenderer {
             let base = (i * nRest + (k - 1)) * 3
             return SIMD3(cloud.shRest[base], cloud.shRest[base + 1], cloud.shRest[base + 2])
         }
-        let deg = min(3, cloud.shDegree)
+        let deg = min(3, cloud.shDegree)   // degree 4: bands 0–3 (3DGS reference), coefficients 0…14 of nRest
         var result = c0 * sh(0)
         if deg > 0 {
             let x = dir.x, y = dir.y, z = dir.z

@@ -7,7 +7,7 @@ import RenderCore
 enum CameraInset {
     /// Draws `preview` scaled to a quarter of the framebuffer's width (nearest sampling; the
     /// image is mirrored so that it moves like a mirror for the viewer).
-    static func draw(_ preview: CameraPreview, into fb: Framebuffer) {
+    static func draw(_ preview: CameraPreview, into fb: Framebuffer, text: WindowText) {
         let w = max(64, fb.width / 4), h = w * preview.height / max(1, preview.width)
         guard preview.width > 0, preview.height > 0, w < fb.width, h < fb.height,
               preview.rgb.count >= preview.width * preview.height * 3 else { return }
@@ -38,7 +38,7 @@ enum CameraInset {
             let (ex, ey) = map(e)
             for d in -4...4 { plot(ex + d, ey, red); plot(ex, ey + d, red) }
         }
-        let text = preview.distance.map { String(format: "%@  %.2f M", preview.label.uppercased(), $0) } ?? "\(preview.label.uppercased())  NO FACE"
-        BitmapFont.draw(text, x: x0 + 4, y: y0 + 4, scale: 1, color: 0xFFFF_FFFF, into: fb.color, width: fb.width, height: fb.height)
+        let label = preview.distance.map { String(format: "%@  %.2f m", preview.label, $0) } ?? "\(preview.label)  no face"
+        text.draw(label, x: x0 + 4, y: y0 + 4, into: fb, maxWidth: w - 8)
     }
 }

@@ -23,9 +23,10 @@ struct ConfigOption: ParsableArguments {
     init() {}
     init(config: String?) { self.config = config }
 
-    /// For interactive commands: the named file (which must exist) or the XDG default (which may not).
-    func interactive() throws -> (file: ConfigFile?, path: String) {
-        if let config { return (try ConfigFile.loadRequired(path: config), config) }
+    /// For interactive commands: the named file (which must exist, unless `creating`: commands
+    /// that save calibration may start a new file) or the XDG default (which may not).
+    func interactive(creating: Bool = false) throws -> (file: ConfigFile?, path: String) {
+        if let config { return (creating ? try ConfigFile.load(path: config) : try ConfigFile.loadRequired(path: config), config) }
         let path = ConfigFile.defaultPath()
         return (try ConfigFile.load(path: path), path)
     }
@@ -44,8 +45,8 @@ struct ModelOptionGroup: ParsableArguments {
     @Flag(help: "Show the model inside the parallax-cube room.") var room = false
     @Flag(help: "Cull back faces of meshes (closed, consistently wound meshes).") var cull = false
     @Flag(help: "Light back faces of meshes as if they were front faces.") var twoSided = false
-    @Flag(help: "Splats: Mip-Splatting-style opacity compensation against aliasing (off = the 3DGS reference image).")
-    var antialias = false
+    @Flag(inversion: .prefixedNo, help: "Splats: Mip-Splatting-style opacity compensation against aliasing (default: as the file says — an .spz may flag it — else off, the 3DGS reference image).")
+    var antialias: Bool?
 
     func options(defaultTwoSided: Bool = true) throws -> SceneLoader.ModelOptions {
         var o = SceneLoader.ModelOptions()
@@ -136,6 +137,8 @@ struct WindowOptions: ParsableArguments {
     @Option(name: .customLong("stats-every"), help: "Print frame time and resident memory on stderr every S seconds (soak runs).")
     var statsEvery: Double?
     @OptionGroup var stereoOptions: StereoOptions
+    /// Tests: `FRAME:PATH` pushes an SDL drop event for PATH at that frame (the real drop path).
+    @Option(name: .customLong("test-drop"), help: .hidden) var testDrop: String?
 
     func validatedThreads() throws -> Int {
         guard let t = threads else { return CoreCount.available }

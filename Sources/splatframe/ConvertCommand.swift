@@ -6,19 +6,32 @@ import SceneIO
 /// `splatframe convert IN OUT`
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "convert",
-        abstract: "Convert a scene file (splats → .ply or .splat; meshes and points → .ply).")
+        abstract: "Convert a scene file (splats → .ply, .splat or .spz; meshes and points → .ply).")
 
     @Argument(help: "Input scene file.")
     var input: String
 
-    @Argument(help: "Output file; its extension picks the format.")
+    @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz).")
     var output: String
 
+    @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 (gzip, read everywhere) or 4 (zstd streams).")
+    var spzVersion: Int = 3
+
+    @Flag(inversion: .prefixedNo, help: "SPZ: set the 'render antialiased' flag (default: copy the input's).")
+    var antialiased: Bool?
+
     func run() throws {
+        guard spzVersion == 3 || spzVersion == 4 else {
+            FileHandle.standardError.write(Data("error: --spz-version must be 3 or 4\n".utf8))
+            throw ExitCode(2)
+        }
         let progress = TerminalProgress(label: "converting")
         do {
-            let info = try SceneFile.convert(input: input, output: output, progress: progress.callback)
+            var spz = SPZWriteOptions(version: spzVersion)
+            spz.antialiased = antialiased
+            let info = try SceneFile.convert(input: input, output: output, spz: spz, progress: progress.callback)
             progress.finish()
+            for w in info.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
             print("wrote \(output) (\(info.count) \(info.kind))")
         } catch {
             progress.finish()

@@ -6,7 +6,8 @@ import Viewer
 /// `splatframe cube` (the default): the parallax-cube room in a window.
 struct CubeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "cube", abstract: "Open the parallax-cube room in a window (the default).")
+        commandName: "cube", abstract: "Open the parallax-cube room in a window (the default).",
+        discussion: "Window controls:\n" + WindowControls.helpText)
 
     @OptionGroup var room: RoomOptions
     @OptionGroup var screenOptions: ScreenOptions

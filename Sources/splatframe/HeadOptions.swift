@@ -15,7 +15,7 @@ struct HeadOptions: ParsableArguments {
     @Option(name: .customLong("filter"), help: "Smoothing: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF].")
     var filter: String?
 
-    @Option(name: .customLong("predict"), help: "Prediction horizon in milliseconds (double exponential smoothing).")
+    @Option(name: .customLong("predict"), help: "Predict the head to when each frame reaches the screen (double exponential smoothing), plus MS more (0: just the render-and-present time).")
     var predict: Double?
 
     @Option(name: .customLong("movement-scale"), help: "Multiplies head movement about the neutral eye (1 = true parallax).")

@@ -5,7 +5,8 @@ import Viewer
 
 /// `splatframe open FILE`: a scene file (`Scenes/*.json`), mesh or splat file in the window.
 struct OpenCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "open", abstract: "Open a scene, mesh or splat file in a window.")
+    static let configuration = CommandConfiguration(commandName: "open", abstract: "Open a scene, mesh or splat file in a window.",
+                                                    discussion: "Window controls:\n" + WindowControls.helpText)
 
     @Argument(help: "Scene JSON, mesh (PLY/OBJ/STL), splat file (PLY/.splat/.spz/compressed PLY), generate:N or sphere:N.")
     var file: String
@@ -27,12 +28,13 @@ struct OpenCommand: ParsableCommand {
         let large = isFile && ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) > Self.windowLoadBytes
         let early = large ? nil : try SceneLoader(path: file, options: options, progress: LoadProgress.reporter(for: file))
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head, frames: frames,
-                               modelFile: isFile ? file : nil) { screen, windowProgress in
+                               modelFile: isFile ? file : nil, dropOptions: options) { screen, windowProgress in
             let terminal = LoadProgress.reporter(for: file)
             let loader = try early ?? SceneLoader(path: file, options: options) { done, total in
                 terminal?(done, total)
                 windowProgress(done, total)
             }
+            for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
             return try loader.scene(screen: screen)
         }
     }

@@ -52,6 +52,7 @@ struct RenderCommand: ParsableCommand {
             var options = try model.options()
             options.videoPlayback = .frameExact
             let loader = try SceneLoader(path: path, options: options, progress: LoadProgress.reporter(for: path))
+            for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
             sceneObject = try camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
         } else {
             let description = try room.description()

@@ -27,7 +27,7 @@ struct TrackCalibrateCommand: ParsableCommand {
         guard let what = WebcamCalibration.Fit(rawValue: fit) else { throw CommandError("--fit must be ipd or focal") }
         guard seconds > 0.5, seconds <= 60 else { throw CommandError("--seconds must be 0.5…60") }
         guard device == nil || video == nil else { throw CommandError("give at most one of --device and --video") }
-        let config = try configOption.interactive()
+        let config = try configOption.interactive(creating: true)
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: HeadTrackingOptions(),
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
         let capture = try WebcamCapture(video.map { .file($0) } ?? CaptureSource.device(parsing: device))

@@ -9,7 +9,8 @@ import Viewer
 /// Opens the window, resolves the screen and head tracking, builds the scene, runs the loop.
 enum WindowLauncher {
     static func run(windowOptions: WindowOptions, screenOptions: ScreenOptions, configOption: ConfigOption, head: HeadOptions,
-                    frames: Int?, modelFile: String?,
+                    frames: Int?, modelFile: String?, dropOptions: SceneLoader.ModelOptions = SceneLoader.ModelOptions(),
+                    calibrationOnly: Bool = false,
                     makeScene: (ScreenGeometry, _ progress: @escaping (Int, Int) -> Void) throws -> Scene) throws {
         let size = try OptionParsing.size(windowOptions.size)
         let threads = try windowOptions.validatedThreads()
@@ -18,7 +19,7 @@ enum WindowLauncher {
         }
         let screenFlag = try screenOptions.flag()
         let headOptions = try head.resolved()
-        let config = try configOption.interactive()
+        let config = try configOption.interactive(creating: calibrationOnly)
         let window = try SDLWindow(title: "SplatFrame", width: size.width, height: size.height, fullscreen: windowOptions.fullscreen)
         let setup = ViewingSetup.resolve(screenFlag: screenFlag, movementScaleFlag: headOptions.movementScale,
                                          config: config.file, display: window.physicalDisplaySize())
@@ -34,6 +35,18 @@ enum WindowLauncher {
         let loop = WindowSession(window: window, driver: driver, tracking: session, modelFile: modelFile,
                                  statsEvery: windowOptions.statsEvery, notices: notices)
         loop.configPath = config.path
+        loop.dropOptions = dropOptions
+        if let d = windowOptions.testDrop {
+            let parts = d.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let frame = Int(parts[0]) else {
+                throw ViewerError.badOption(name: "--test-drop", value: d, reason: "expected FRAME:PATH")
+            }
+            loop.testDrop = (frame, parts[1])
+        }
+        if calibrationOnly {
+            loop.calibrationOnly = true
+            loop.startCardCalibration()
+        }
         if let (mode, ipd) = try windowOptions.stereoOptions.resolved() {
             loop.stereo = StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
                                          width: window.drawableSize.width, height: window.drawableSize.height)

@@ -19,7 +19,7 @@ final class WindowSession {
     let driver: FrameDriver
     let tracking: HeadTrackingSession
     let eyes: LiveEyeSource
-    let modelFile: String?
+    var modelFile: String?
     /// `--stats-every S`: a line of frame-time and memory figures on stderr every S seconds.
     let statsEvery: Double?
     var scene: Scene { driver.scene }
@@ -30,12 +30,32 @@ final class WindowSession {
     private var showHUD = true
     /// `c`: the camera inset (camera sources only).
     private var showCamera = false
+    /// `?`/F1: the help overlay.
+    private var showHelp = false
+    /// F2: screen calibration with a bank card, while active.
+    private var cardCalibration: CardCalibration?
+    /// F12 pressed: save the next frame before the HUD is drawn.
+    private var screenshotRequested = false
+    /// Messages from background work (screenshots), shown by the frame loop.
+    private let pendingMessages = MessageBox()
+    /// A dropped file loading in the background.
+    private var dropLoader: SceneDropLoader?
+    /// Options for scenes opened by a drop (the command's model options).
+    var dropOptions = SceneLoader.ModelOptions()
+    /// Tests: push an SDL drop event for this path at this frame (`--test-drop FRAME:PATH`).
+    var testDrop: (frame: Int, path: String)?
+    /// `splatframe calibrate`: the window exists only to calibrate; it closes after saving.
+    var calibrationOnly = false
+    /// HUD, help and overlay text (DejaVu through SDL2_ttf, else the bitmap font).
+    let text = WindowText()
     /// Where `k` (calibrate) saves the fitted IPD.
     var configPath: String?
     /// Pose publish → frame complete / presented, over the last 120 frames.
     private let latency = LatencyMeter()
     private var latencySummary: LatencyMeter.Summary?
     private var frameTimes: [Double] = []
+    /// Pose read → present, seconds, last 30 frames.
+    private var leads: [Double] = []
     private var dragging: UInt8 = 0
     private var message: (text: String, until: Double)?
 
@@ -44,7 +64,10 @@ final class WindowSession {
         self.window = window; self.driver = driver
         self.tracking = tracking; self.modelFile = modelFile; self.statsEvery = statsEvery
         eyes = LiveEyeSource(session: tracking)
-        if !notices.isEmpty { message = (notices.joined(separator: "  ").uppercased(), MonotonicClock.now() + 8) }
+        var all = notices
+        if !text.isTrueType { all.append("HUD text: \(text.origin)") }
+        for n in all where !notices.contains(n) { FileHandle.standardError.write(Data("splatframe: \(n)\n".utf8)) }
+        if !all.isEmpty { message = (all.joined(separator: "  "), MonotonicClock.now() + 8) }
     }
 
     /// Runs until the user quits; `maxFrames` (for tests) stops earlier.
@@ -58,9 +81,24 @@ final class WindowSession {
             while SDL_PollEvent(&event) != 0 {
                 if !handle(event) { running = false }
             }
+            if let d = testDrop, d.frame == frames { pushDrop(d.path) }
             let size = window.drawableSize
             driver.resize(width: size.width, height: size.height)
             updateViewport()
+            pollDrop()
+            if let card = cardCalibration {
+                // Calibration shows only the card outline, on the whole display.
+                driver.framebuffer.resize(width: size.width, height: size.height)
+                card.draw(into: driver.framebuffer, text: text)
+                if let m = message, MonotonicClock.now() < m.until {
+                    text.draw(m.text, x: 8, y: size.height - text.lineHeight - 4, into: driver.framebuffer)
+                }
+                text.endFrame()
+                try window.present(driver.framebuffer)
+                frames += 1
+                if let maxFrames, frames >= maxFrames { running = false }
+                continue
+            }
             // The pose is read inside renderFrame, after event handling: as late as possible.
             let record: FrameRecord
             if let stereo {
@@ -73,13 +111,34 @@ final class WindowSession {
             _ = latency.frameComplete(pose: pose, at: record.complete)
             frameTimes.append(record.renderMs)
             if frameTimes.count > 120 { frameTimes.removeFirst(frameTimes.count - 120) }
+            if screenshotRequested {
+                screenshotRequested = false
+                let box = pendingMessages
+                ScreenshotWriter.save(framebuffer.image()) { result in
+                    switch result {
+                    case .success(let path): box.post("SCREENSHOT SAVED: \(path)")
+                    case .failure(let e): box.post("SCREENSHOT FAILED: \(e)")
+                    }
+                }
+            }
+            if let m = pendingMessages.take() { flash(m.uppercased(), seconds: 5) }
+            if case .loading(let fraction)? = dropLoader?.state() {
+                SceneDropLoader.drawProgress(fraction, name: (dropLoader!.path as NSString).lastPathComponent, into: framebuffer, text: text)
+            }
             if showCamera, let camera = tracking.source as? CameraTrackingSource, let preview = camera.cameraPreview() {
-                CameraInset.draw(preview, into: framebuffer)
+                CameraInset.draw(preview, into: framebuffer, text: text)
             }
             pollCalibration()
             if showHUD { drawHUD(stats: record.stats, pose: pose) }
+            if showHelp { TextPanel.draw(["Keys and mouse"] + WindowControls.all.map { "\($0.keys):  \($0.action)" }, into: framebuffer, text: text) }
+            text.endFrame()
             try window.present(framebuffer)
-            _ = latency.presented(at: MonotonicClock.now())
+            let presented = MonotonicClock.now()
+            _ = latency.presented(at: presented)
+            // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
+            leads.append(presented - record.viewTime)
+            if leads.count > 30 { leads.removeFirst() }
+            tracking.tracker.presentLead = leads.sorted()[leads.count / 2]
             frames += 1
             stats?.frame(ms: record.renderMs)
             if let maxFrames, frames >= maxFrames { running = false }
@@ -98,10 +157,22 @@ final class WindowSession {
         switch SDL_EventType(rawValue: event.type) {
         case SDL_QUIT:
             return false
+        case SDL_DROPFILE:
+            if let file = event.drop.file {
+                let path = String(cString: file)
+                SDL_free(file)
+                startDrop(path)
+            }
         case SDL_KEYDOWN:
             let key = event.key.keysym.sym
             func isChar(_ c: Character) -> Bool { key == Int32(c.asciiValue!) }
+            let shift = SDL_GetModState().rawValue & KMOD_SHIFT.rawValue != 0
+            if cardCalibration != nil { return handleCalibrationKey(key, shift: shift) }
+            if key == SDLK_ESCAPE.rawValue && showHelp { showHelp = false; return true }
             if key == SDLK_ESCAPE.rawValue || isChar("q") { return false }
+            if key == SDLK_F1.rawValue || key == SDLK_QUESTION.rawValue || (isChar("/") && shift) { showHelp.toggle() }
+            if key == SDLK_F12.rawValue { screenshotRequested = true }
+            if key == SDLK_F2.rawValue { startCardCalibration() }
             if key == SDLK_F11.rawValue || isChar("f") { window.toggleFullscreen() }
             if isChar("h") { showHUD.toggle() }
             if isChar("c") {
@@ -153,6 +224,8 @@ final class WindowSession {
             if placeable { dragging = event.button.button }
         case SDL_MOUSEBUTTONUP:
             dragging = 0
+        case SDL_MOUSEWHEEL where cardCalibration != nil:
+            cardCalibration?.resize(steps: Double(event.wheel.y), fine: SDL_GetModState().rawValue & KMOD_SHIFT.rawValue != 0)
         case SDL_MOUSEWHEEL:
             let ctrl = SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0
             if var p = scene.placement, ctrl || tracking.mouse == nil {
@@ -165,6 +238,75 @@ final class WindowSession {
             break
         }
         return true
+    }
+
+    // MARK: screen calibration (F2, `splatframe calibrate`)
+
+    func startCardCalibration() {
+        let p = placement ?? window.placement()
+        cardCalibration = CardCalibration(screen: driver.setup.screen.value, displayWidth: p?.displayWidth ?? window.windowSize.width,
+                                          displayHeight: p?.displayHeight ?? window.windowSize.height)
+        if !window.isFullscreen { window.toggleFullscreen() }
+        showHelp = false
+    }
+
+    private func handleCalibrationKey(_ key: Int32, shift: Bool) -> Bool {
+        if key == SDLK_UP.rawValue || key == SDLK_RIGHT.rawValue { cardCalibration?.resize(steps: 1, fine: shift) }
+        if key == SDLK_DOWN.rawValue || key == SDLK_LEFT.rawValue { cardCalibration?.resize(steps: -1, fine: shift) }
+        if key == SDLK_ESCAPE.rawValue {
+            cardCalibration = nil
+            if calibrationOnly { return false }
+            flash("SCREEN CALIBRATION CANCELLED")
+        }
+        if key == SDLK_RETURN.rawValue || key == SDLK_KP_ENTER.rawValue, let card = cardCalibration {
+            let mm = card.screenMM
+            let w = (mm.width * 10).rounded() / 10, h = (mm.height * 10).rounded() / 10
+            guard let configPath else { flash("NO CONFIG FILE TO SAVE TO"); return true }
+            do {
+                try ConfigFile.update(path: configPath, ["screenWidthMM": w, "screenHeightMM": h])
+                FileHandle.standardError.write(Data("splatframe: saved screen \(w)x\(h) mm to \(configPath)\n".utf8))
+                driver.setup.screen = Resolved(ScreenGeometry(width: Float(w / 1000), height: Float(h / 1000)), .configFile)
+                cardCalibration = nil
+                flash("SCREEN \(w) X \(h) MM SAVED TO \(configPath)".uppercased(), seconds: 6)
+                if calibrationOnly { return false }
+            } catch { flash("NOT SAVED: \(error)".uppercased(), seconds: 6) }
+        }
+        return true
+    }
+
+    // MARK: drag and drop
+
+    private func startDrop(_ path: String) {
+        dropLoader = SceneDropLoader(path: path, screen: driver.setup.screen.value, options: dropOptions)
+        flash("LOADING \((path as NSString).lastPathComponent.uppercased())")
+    }
+
+    private func pollDrop() {
+        guard let loader = dropLoader else { return }
+        switch loader.state() {
+        case .loading: return
+        case .loaded(let scene):
+            driver.scene = scene
+            stereo?.left.scene = scene
+            stereo?.right.scene = scene
+            modelFile = SceneLoader.isSceneDescription(loader.path) ? nil : loader.path
+            window.setTitle("SplatFrame — \(scene.name)")
+            flash("OPENED \(loader.path)".uppercased())
+            FileHandle.standardError.write(Data("splatframe: opened \(loader.path)\n".utf8))
+        case .failed(let reason):
+            flash("CANNOT OPEN: \(reason)".uppercased(), seconds: 8)
+            FileHandle.standardError.write(Data("splatframe: cannot open dropped file: \(reason)\n".utf8))
+        }
+        dropLoader = nil
+    }
+
+    /// Pushes a drop event into SDL's own queue (tests: the same path a real drop takes).
+    private func pushDrop(_ path: String) {
+        var e = SDL_Event()
+        e.type = SDL_DROPFILE.rawValue
+        e.drop.file = SDL_strdup(path)
+        e.drop.windowID = 0
+        SDL_PushEvent(&e)
     }
 
     /// The display the set-up's screen size describes (where the window opened).
@@ -219,42 +361,33 @@ final class WindowSession {
         let e = pose.eye
         let s = driver.setup.screen.value
         var lines = [
-            String(format: "%.1f MS  %.0f FPS  %dX%d  %d THREADS", median(frameTimes), 1000 / median(frameTimes),
+            String(format: "%.1f ms  %.0f fps  %d×%d  %d threads", median(frameTimes), 1000 / median(frameTimes),
                    framebuffer.width, framebuffer.height, driver.context.threads),
-            String(format: "HEAD %@ %@  EYE %+.3f %+.3f %+.3f M", tracking.source.name.uppercased(),
-                   pose.state.rawValue.uppercased(), e.x, e.y, e.z)
+            String(format: "head %@ %@  eye %+.3f %+.3f %+.3f m", tracking.source.name, pose.state.rawValue, e.x, e.y, e.z)
                 + (latencySummary.flatMap { $0.frames > 0 ? $0 : nil }.map {
-                    String(format: "  LATENCY %.1f MS TO FRAME, %.1f MS TO SCREEN", $0.completeMedianMs, $0.presentedMedianMs)
+                    String(format: "  latency %.1f ms to frame, %.1f ms to screen", $0.completeMedianMs, $0.presentedMedianMs)
                 } ?? ""),
-            String(format: "SCREEN %.3fX%.3f M  %@  %d PRIMITIVES", s.width, s.height, scene.name.uppercased(), scene.primitiveCount),
+            String(format: "screen %.3f×%.3f m  %@  %d %@", s.width, s.height, scene.name, scene.primitiveCount, scene.primitiveKind.rawValue),
         ]
-        if let status = tracking.source.statusSummary { lines.append(status.uppercased()) }
+        if let status = tracking.source.statusSummary { lines.append(status) }
         if !stats.stages.isEmpty {
-            lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name.uppercased(), $0.ms) }.joined(separator: "  ") + " MS")
+            lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name, $0.ms) }.joined(separator: "  ") + " ms")
         } else if stats.raster.trianglesIn > 0 {
-            lines.append(String(format: "SETUP %.1f  RASTER %.1f MS", stats.raster.setupMs, stats.raster.rasterMs))
+            lines.append(String(format: "setup %.1f  raster %.1f ms", stats.raster.setupMs, stats.raster.rasterMs))
         }
-        lines.append(scene.placement != nil ? "DRAG ORBIT  RIGHT-DRAG PAN  +/- ZOOM  U UP  0 RESET  S SAVE  H HUD  C CAMERA  K CALIBRATE  Q QUIT"
-                                         : "MOVE THE MOUSE TO MOVE YOUR EYE  WHEEL DEPTH  F FULLSCREEN  H HUD  C CAMERA  K CALIBRATE  Q QUIT")
+        lines.append("? or F1: keys and mouse   h: hide HUD   q: quit")
         if let m = message, MonotonicClock.now() < m.until { lines.append(m.text) }
-        if let stereo { lines.append("STEREO \(stereo.mode.description.uppercased())  IPD \(Int((stereo.ipd * 1000).rounded())) MM") }
-        let scale = framebuffer.width >= 1600 ? 2 : 1
+        if let stereo { lines.append("stereo \(stereo.mode.description)  IPD \(Int((stereo.ipd * 1000).rounded())) mm") }
         // Side by side: the same text at the same place in both halves, so it sits at zero parallax.
         var offsets = [0]
-        var maxChars = Int.max
+        var maxWidth = framebuffer.width - 12
         if case .sideBySide = stereo?.mode {
             offsets = [0, framebuffer.width / 2]
-            maxChars = max(8, (framebuffer.width / 2 - 12) / ((BitmapFont.glyphWidth + 1) * scale))
+            maxWidth = framebuffer.width / 2 - 12
         }
-        for (i, full) in lines.enumerated() {
-            let line = full.count > maxChars ? String(full.prefix(maxChars - 1)) + "…" : full
-            let y = 6 + i * (BitmapFont.glyphHeight + 3) * scale
-            for x0 in offsets {
-                BitmapFont.draw(line, x: x0 + 7, y: y + 1, scale: scale, color: 0xFF00_0000, into: framebuffer.color,
-                                width: framebuffer.width, height: framebuffer.height)
-                BitmapFont.draw(line, x: x0 + 6, y: y, scale: scale, color: 0xFFFF_FFFF, into: framebuffer.color,
-                                width: framebuffer.width, height: framebuffer.height)
-            }
+        for (i, line) in lines.enumerated() {
+            let y = 6 + i * text.lineHeight
+            for x0 in offsets { text.draw(line, x: x0 + 6, y: y, into: framebuffer, maxWidth: maxWidth) }
         }
     }
 }

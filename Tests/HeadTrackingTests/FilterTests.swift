@@ -122,3 +122,32 @@ import Testing
         #expect(abs(y.z - 0.6) < 1e-9)
     }
 }
+
+@Suite struct PresentTimePredictionTests {
+    /// Constant velocity: with prediction on, the pose is where the head will be when the frame
+    /// is seen — frame time + the present lead + the extra horizon — not a fixed offset after the sample.
+    @Test func predictionAimsAtThePresentTime() {
+        var settings = HeadTrackerSettings()
+        settings.filter = FilterSpec.none
+        settings.predictionHorizon = 0.01
+        let tracker = HeadTracker(settings: settings)
+        tracker.presentLead = 0.03
+        let v = 0.2   // m/s
+        var pose = tracker.update(sample: nil, at: 0)
+        for k in 0..<120 {
+            let t = Double(k) / 30
+            pose = tracker.update(sample: PoseSample(timestamp: t, position: Vec3d(v * t, 0, 0.6)), at: t + 0.015)
+        }
+        let last = 119.0 / 30, frame = last + 0.015
+        #expect(abs(pose.position.x - v * (frame + 0.03 + 0.01)) < 0.002, "\(pose.position.x)")
+        // Without prediction the pose is the (unfiltered) sample.
+        let plain = HeadTracker(settings: { var s = HeadTrackerSettings(); s.filter = FilterSpec.none; return s }())
+        var p = plain.update(sample: nil, at: 0)
+        for k in 0..<120 {
+            let t = Double(k) / 30
+            p = plain.update(sample: PoseSample(timestamp: t, position: Vec3d(v * t, 0, 0.6)), at: t + 0.015)
+        }
+        #expect(abs(p.position.x - v * last) < 1e-9)
+        _ = frame
+    }
+}

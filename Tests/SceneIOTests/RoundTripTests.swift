@@ -6,10 +6,14 @@ import RenderCore
 import TestSupport
 
 struct RoundTripTests {
-    @Test(arguments: [0, 1, 2, 3])
+    @Test(arguments: [0, 1, 2, 3, 4])
     func gaussianPLYRoundTrip(degree: Int) throws {
         let c = syntheticCloud(count: 300, degree: degree)
-        let back = try #require(splats(try loadBytes(GaussianPLYWriter.encode(c), "x.ply")))
+        let bytes = GaussianPLYWriter.encode(c)
+        let header = String(decoding: bytes.prefix(4000), as: UTF8.self)
+        // Degree 4: all 72 f_rest_* written (24 per channel, channel-major).
+        #expect(header.contains("f_rest_\(SplatCloud.restCount(degree: degree) * 3 - 1)\n") == (degree > 0))
+        let back = try #require(splats(try loadBytes(bytes, "x.ply")))
         #expect(back.count == 300 && back.shDegree == degree)
         #expect(back.positions == c.positions)
         #expect(back.dc == c.dc)
@@ -58,7 +62,7 @@ struct RoundTripTests {
     }
 
     /// The fast binary path and the generic reference decoder agree exactly.
-    @Test(arguments: [0, 1, 3])
+    @Test(arguments: [0, 1, 3, 4])
     func fastPathMatchesReference(degree: Int) throws {
         let bytes = GaussianPLYWriter.encode(syntheticCloud(count: 1000, degree: degree, seed: 7))
         try bytes.withUnsafeBytes { raw in

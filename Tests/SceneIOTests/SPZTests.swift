@@ -1,5 +1,6 @@
 // SceneIOTests — .spz decoding on synthetic files: quantisation, rotations (v2 and smallest
-// three), RUB → RDF flips including SH signs, SH degree 4 truncated to 3, big-endian 3DGS PLY.
+// three), RUB → RDF flips including SH signs, SH degree 4 kept whole, the antialiased flag,
+// big-endian 3DGS PLY.
 import Foundation
 import Testing
 import RenderCore
@@ -46,14 +47,32 @@ struct SPZTests {
         } }
     }
 
-    @Test func v2RotationAndDegree4Truncation() throws {
+    @Test func v2RotationAndDegree4Kept() throws {
         let c = try #require(splats(try loadBytes(hostile.gzip(payload(version: 2, degree: 4, rotation: [128, 128, 255])), "b.spz")))
-        #expect(c.shDegree == 3 && c.shRest.count == 45)
+        #expect(c.shDegree == 4 && c.shRest.count == 72)
         // xyz = b/127.5 − 1 → (0.0039, 0.0039, 1); y, z negated for RDF.
         let q = c.rotations[0]
         #expect(abs(q.z + 1) < 1e-3 && abs(q.w) < 0.02)
-        // Coefficient 14 (last of band 3) kept with its sign (+1); coefficients 15…23 dropped.
+        // Band 3's last coefficient (+1) and all of band 4, with the RUB → RDF signs of
+        // nianticlabs/spz: [xy, yz, xy, yz, 1, xz, 1, xz, y] → [−1, +1, −1, +1, +1, −1, +1, −1, −1].
         #expect(c.shRest[14 * 3] == Float(14 * 3 + 1) / 128)
+        let band4: [Float] = [-1, 1, -1, 1, 1, -1, 1, -1, -1]
+        for k in 15..<24 { for ch in 0..<3 {
+            #expect(c.shRest[k * 3 + ch] == Float(k * 3 + ch + 1) / 128 * band4[k - 15], "k \(k) c \(ch)")
+        } }
+    }
+
+    @Test func antialiasedFlag() throws {
+        for flags: UInt8 in [0, 1, 0x81] {
+            var b = payload(version: 3, degree: 0, rotation: le(UInt32(3) << 30))
+            b[14] = flags
+            let (_, info) = try SceneFile.loadWithInfo(data: Data(hostile.gzip(b)), name: "aa.spz")
+            #expect(info.antialiased == (flags & 1 == 1))
+            #expect(info.text.contains("antialiased") == (flags & 1 == 1))
+            #expect(info.warnings.isEmpty)
+        }
+        let (_, ply) = try SceneFile.loadWithInfo(data: Data(GaussianPLYWriter.encode(syntheticCloud(count: 2, degree: 0))), name: "p.ply")
+        #expect(ply.antialiased == nil)
     }
 
     @Test func bigEndianGaussianPLYMatchesLittleEndian() throws {

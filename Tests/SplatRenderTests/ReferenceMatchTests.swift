@@ -78,6 +78,31 @@ import TestSupport
         #expect((c1 == c2) == (degree == 0))
     }
 
+    /// A degree-4 cloud (files keep band 4) renders bands 0–3: exactly the picture of the same
+    /// cloud cut to degree 3, in both renderers, whatever band 4 holds.
+    @Test func degree4RendersBands0To3() throws {
+        let d3 = SplatSceneGenerator.object(count: 1200, seed: 11, shDegree: 3)
+        var rest4: [Float] = []
+        rest4.reserveCapacity(d3.count * 24 * 3)
+        for i in 0..<d3.count {
+            rest4 += d3.shRest[(i * 45)..<(i * 45 + 45)]
+            rest4 += (0..<27).map { Float(($0 + i) % 7) * 0.3 - 0.9 }        // large band-4 terms
+        }
+        let d4 = SplatCloud(positions: d3.positions, scales: d3.scales, rotations: d3.rotations, opacities: d3.opacities,
+                            dc: d3.dc, shDegree: 4, shRest: rest4)
+        #expect(SplatRenderer.prepare(d4).shDegree == 3 && SplatRenderer.prepare(d4).restCount == 15)
+        let cam = H.lookAtCamera(eye: Vec3(-0.9, 0.4, 0.9), target: Vec3(0, -0.1, 0))
+        let f3 = Framebuffer(width: cam.width, height: cam.height), f4 = Framebuffer(width: cam.width, height: cam.height)
+        SplatRenderer(threads: 2).render(SplatRenderer.prepare(d3), camera: cam, into: f3)
+        SplatRenderer(threads: 2).render(SplatRenderer.prepare(d4), camera: cam, into: f4)
+        #expect(f3.colorArray == f4.colorArray)
+        let r3 = Framebuffer(width: cam.width, height: cam.height), r4 = Framebuffer(width: cam.width, height: cam.height)
+        ReferenceSplatRenderer.render(d3, camera: cam, into: r3)
+        ReferenceSplatRenderer.render(d4, camera: cam, into: r4)
+        #expect(r3.colorArray == r4.colorArray)
+        H.expectMatch(d4, camera: cam, name: "sh4")
+    }
+
     @Test func offAxisCameras() {
         // The object behind a 0.6 × 0.34 m screen, seen from several head positions.
         var cloud = SplatSceneGenerator.object(count: 2000, seed: 3)

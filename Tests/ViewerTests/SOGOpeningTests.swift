@@ -2,6 +2,8 @@
 import Foundation
 import Testing
 import RenderCore
+import SceneIO
+import Procedural
 import TestSupport
 @testable import Viewer
 
@@ -18,5 +20,22 @@ struct SOGOpeningTests {
     @Test func ourSceneFilesAreStillSceneDescriptions() {
         #expect(SceneLoader.isSceneDescription("Scenes/cube.json"))
         #expect(!SceneLoader.isSceneDescription("x/lod-meta.json") && !SceneLoader.isSceneDescription("x/META.json"))
+    }
+}
+
+@Suite struct FileFlagTests {
+    /// An .spz flagged "antialiased" turns the renderer's compensation on unless the user says otherwise.
+    @Test func spzAntialiasFlagIsHonouredUnlessOverridden() throws {
+        let dir = TestData.temporaryDirectory("aa")
+        let ply = dir.appendingPathComponent("in.ply").path, spz = dir.appendingPathComponent("aa.spz").path
+        try SceneFile.save(.splats(SplatSceneGenerator.object(count: 50)), to: ply)
+        _ = try SceneFile.convert(input: ply, output: spz, spz: SPZWriteOptions(version: 4, antialiased: true))
+        let flagged = try #require(try SceneLoader(path: spz).scene(screen: .fallback) as? ModelScene)
+        #expect(flagged.antialias)
+        var off = SceneLoader.ModelOptions(); off.antialias = false
+        let overridden = try #require(try SceneLoader(path: spz, options: off).scene(screen: .fallback) as? ModelScene)
+        #expect(!overridden.antialias)
+        let plain = try #require(try SceneLoader(path: ply).scene(screen: .fallback) as? ModelScene)
+        #expect(!plain.antialias)
     }
 }

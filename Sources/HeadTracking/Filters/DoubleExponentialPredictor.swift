@@ -17,6 +17,7 @@ public struct DoubleExponentialPredictor: Sendable {
     private var s2: Vec3d = .zero
     private var lastTime: Double = 0
     private var lastOut: Vec3d = .zero
+    private var lastAlpha = 0.5, lastDt = 1.0 / 30
 
     /// Creates a predictor looking `horizon` seconds ahead.
     public init(horizon: Double, alpha30: Double = 0.5) {
@@ -34,10 +35,21 @@ public struct DoubleExponentialPredictor: Sendable {
         let n1 = a * x + (1 - a) * p1
         let n2 = a * n1 + (1 - a) * s2
         s1 = n1; s2 = n2; lastTime = t
+        lastAlpha = a; lastDt = dt
         let k = horizon / dt
         let c = a * k / (1 - a)
         lastOut = (2 + c) * n1 - (1 + c) * n2
         return lastOut
+    }
+
+    /// The position `ahead` seconds after the last sample, from the current smoothed level and
+    /// trend (the same formula as `predict`, for any horizon: the frame loop asks once per frame
+    /// for its own expected present time). The last sample itself before two samples arrived.
+    public func extrapolate(ahead: Double) -> Vec3d {
+        guard let n1 = s1 else { return lastOut }
+        let a = lastAlpha, k = max(0, ahead) / lastDt
+        let c = a * k / (1 - a)
+        return (2 + c) * n1 - (1 + c) * s2
     }
 
     /// Forgets the state.

@@ -25,6 +25,9 @@ public final class HeadTracker {
     public private(set) var state: TrackingState = .lost
     /// The last pose returned.
     public private(set) var lastPose: HeadPose
+    /// Seconds from a frame's time to when it reaches the screen (render + present), set by the
+    /// frame loop from its recent median; prediction aims at frame time + this.
+    public var presentLead: Double = 0
 
     private var filter: PositionFilter
     private var predictor: DoubleExponentialPredictor?
@@ -81,12 +84,16 @@ public final class HeadTracker {
             if lastSampleTime.map({ smp.timestamp > $0 }) ?? true {
                 let c = calibrated(smp.position)
                 raw = c
-                var f = filter.filter(c, at: smp.timestamp)
-                if var p = predictor { f = p.predict(f, at: smp.timestamp); predictor = p }
+                let f = filter.filter(c, at: smp.timestamp)
+                if var p = predictor { _ = p.predict(f, at: smp.timestamp); predictor = p }
                 live = f
                 rotation = smp.rotation
                 eyeSpan = smp.eyeSpan.map { $0 * s.movementScale }
                 lastSampleTime = smp.timestamp
+            }
+            if let p = predictor, let last = lastSampleTime {
+                // Aim at when this frame will be seen, not a fixed offset after the sample.
+                live = p.extrapolate(ahead: (t + presentLead - last) + (s.predictionHorizon ?? 0))
             }
             if state == .easingIn {
                 let u = s.easeInDuration > 0 ? (t - phaseStart) / s.easeInDuration : 1

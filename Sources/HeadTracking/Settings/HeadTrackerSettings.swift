@@ -4,7 +4,11 @@
 public struct HeadTrackerSettings: Sendable, Equatable {
     /// Smoothing filter (default `FilterSpec.default`: One Euro 0.3,20,1, tuned on the real log).
     public var filter: FilterSpec = .default
-    /// Prediction horizon in seconds (LaViola DESP after the filter); nil = no prediction.
+    /// Prediction (LaViola DESP after the filter); nil = none. When set, each frame's pose is
+    /// predicted from the newest sample to the frame's expected present time — frame time +
+    /// `HeadTracker.presentLead` (the window sets it from its recent render-and-present median)
+    /// — plus this many extra seconds (latency after the present the software cannot see, e.g.
+    /// the display's own; 0 is fine).
     public var predictionHorizon: Double? = nil
     /// Calibration: signed axis remap applied to each source position, then `calibrationOffset` added.
     public var calibrationAxes: AxisMapping = .identity

@@ -37,7 +37,8 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
     public var trackerSettings: HeadTrackerSettings {
         var s = HeadTrackerSettings()
         s.filter = filter.value
-        s.predictionHorizon = predictMs.value > 0 ? predictMs.value / 1000 : nil
+        // Any --predict (or config predictMs), even 0, turns prediction to the present time on.
+        s.predictionHorizon = predictMs.origin == .default ? nil : max(0, predictMs.value) / 1000
         s.movementScale = geometry.movementScale
         s.axisStrength = axisStrength.value
         s.neutralEye = geometry.neutralEye

@@ -29,8 +29,8 @@ public struct FrameRecord: Sendable {
 /// try ImageFile.savePNG(driver.framebuffer.image(), to: "frame.png")
 /// ```
 public final class FrameDriver {
-    /// The scene drawn.
-    public let scene: Scene
+    /// The scene drawn (the window swaps it when a file is dropped).
+    public var scene: Scene
     /// The renderers.
     public let context: RenderContext
     /// The target every frame is drawn into (reused; resized by `resize` or a camera view).

@@ -31,8 +31,9 @@ public struct SceneLoader {
         public var twoSided = true
         /// Cull back faces (closed, consistently wound meshes).
         public var cullBackFaces = false
-        /// Splats: Mip-Splatting-style opacity compensation (off reproduces the 3DGS reference).
-        public var antialias = false
+        /// Splats: Mip-Splatting-style opacity compensation (off reproduces the 3DGS reference);
+        /// nil follows the file (an .spz flagged "antialiased" turns it on).
+        public var antialias: Bool?
         /// Light back faces of the built-in meshes too (the room, `sphere:N`): glref `--two-sided`.
         public var twoSidedBuiltIns = false
         /// How the room's video walls follow the frame clock: `.realtime` for the window (never
@@ -44,6 +45,10 @@ public struct SceneLoader {
     }
 
     public var options = ModelOptions()
+    /// Whether the file asked for antialiased rendering (SPZ flag 0x1).
+    public private(set) var fileAntialiased = false
+    /// What the reader noticed but read past (e.g. unknown PLY header lines), one line each.
+    public private(set) var warnings: [String] = []
 
     /// Recognises built-in scene names, reads files, and reports progress of long loads
     /// as (bytes done, bytes total).
@@ -72,7 +77,9 @@ public struct SceneLoader {
                 let d = try SceneDescription.load(path)
                 kind = .description(d, try d.openWalls(playback: options.videoPlayback))
             } else {
-                let scene = try SceneFile.load(path: path, progress: progress)
+                let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
+                fileAntialiased = info.antialiased ?? false
+                warnings = info.warnings
                 kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
             }
         }
@@ -120,7 +127,7 @@ public struct SceneLoader {
 
     private func modelScene(_ loaded: LoadedScene, name: String, sidecar: String?, screen: ScreenGeometry) throws -> ModelScene {
         let scene = try placedModel(loaded, name: name, sidecar: sidecar, screen: screen)
-        scene.antialias = options.antialias
+        scene.antialias = options.antialias ?? fileAntialiased
         return scene
     }
 

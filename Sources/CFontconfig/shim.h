@@ -1,0 +1,2 @@
+// fontconfig (Debian: libfontconfig-dev): finds the HUD's font file by name.
+#include <fontconfig/fontconfig.h>

@@ -1,0 +1,52 @@
+// SceneDropLoader — a file or SOG folder dropped on the window, loaded on a background thread
+// while the window keeps rendering the current scene.
+import Foundation
+import RenderCore
+import Synchronization
+import Viewer
+
+/// One background load. The frame loop polls `state()` every frame: progress while loading,
+/// then the scene or the error (shown in the window; the window never exits for it).
+final class SceneDropLoader: @unchecked Sendable {
+    enum State {
+        case loading(fraction: Double)
+        case loaded(Scene)
+        case failed(String)
+    }
+
+    let path: String
+    private let lock = NSLock()
+    private var current: State = .loading(fraction: 0)
+
+    /// Starts loading `path` for a screen of `screen` with `options` (placement, room…).
+    init(path: String, screen: ScreenGeometry, options: SceneLoader.ModelOptions) {
+        self.path = path
+        Thread.detachNewThread { [self] in
+            do {
+                let loader = try SceneLoader(path: path, options: options) { done, total in
+                    guard total > 0 else { return }
+                    self.set(.loading(fraction: min(1, Double(done) / Double(total))))
+                }
+                let scene = try loader.scene(screen: screen)
+                set(.loaded(scene))
+            } catch {
+                set(.failed("\(error)"))
+            }
+        }
+    }
+
+    private func set(_ s: State) { lock.lock(); current = s; lock.unlock() }
+
+    /// The load's state now.
+    func state() -> State { lock.lock(); defer { lock.unlock() }; return current }
+
+    /// Draws a progress bar across the bottom of the frame.
+    static func drawProgress(_ fraction: Double, name: String, into fb: Framebuffer, text: WindowText) {
+        let h = max(4, fb.height / 90), y0 = fb.height - h - 4
+        let filled = Int(Double(fb.width - 16) * min(1, max(0, fraction)))
+        for y in y0..<(y0 + h) {
+            for x in 8..<(fb.width - 8) { fb.color[y * fb.width + x] = x - 8 < filled ? 0xFF60_C0F0 : 0xFF30_4050 }
+        }
+        text.draw(String(format: "Loading %@  %.0f%%", name, fraction * 100), x: 8, y: y0 - text.lineHeight - 2, into: fb)
+    }
+}

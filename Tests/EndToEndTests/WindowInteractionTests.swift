@@ -1,0 +1,177 @@
+// The real window under Xvfb, driven with real X input (xdotool): help, screenshot, drop,
+// screen calibration, and a window move that shifts the view by the predicted amount.
+import Foundation
+import ImageIO
+import RenderCore
+import TestSupport
+import Testing
+
+/// A running window process on an Xvfb server, with its stderr captured.
+final class RunningWindow: @unchecked Sendable {
+    let server: XvfbServer
+    let process = Process()
+    private let errPipe = Pipe()
+    let environment: [String: String]
+    private let lock = NSLock()
+    private var errText = ""
+
+    init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
+        server = try XvfbServer()
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = server.display
+        for (k, v) in extra { env[k] = v }
+        environment = BinaryLocator.hermetic(env)
+        process.executableURL = URL(fileURLWithPath: try #require(BinaryLocator.splatframe(), "build the package first"))
+        process.arguments = arguments
+        process.environment = environment
+        process.standardError = errPipe
+        process.standardOutput = FileHandle.nullDevice
+        errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let d = h.availableData
+            guard let self, !d.isEmpty else { return }
+            self.lock.lock(); self.errText += String(decoding: d, as: UTF8.self); self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    /// What the window wrote on stderr so far.
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return errText }
+
+    /// Polls `condition` every 0.2 s for up to `seconds`; true when it held.
+    func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until {
+            if try condition() { return true }
+            usleep(200_000)
+        }
+        return try condition()
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+
+    func xdotool(_ args: [String]) throws -> String {
+        let tool = try #require(WindowTests.which("xdotool"), "xdotool is missing: `make test` installs it")
+        return try BinaryLocator.run(tool, args, environment: environment).stdout
+    }
+
+    /// The window's X id, waiting for it to appear.
+    func windowID() throws -> String {
+        let until = Date().addingTimeInterval(20)
+        while Date() < until {
+            if let id = try xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").first {
+                _ = try xdotool(["windowfocus", "--sync", String(id)])   // no window manager: give it the keyboard
+                return String(id)
+            }
+            usleep(200_000)
+        }
+        throw WindowTestError.noWindow
+    }
+
+    func screenshot() throws -> RGBAImage {
+        let tool = try #require(WindowTests.which("import"), "ImageMagick's import is missing")
+        let path = TestData.temporaryDirectory("shot").appendingPathComponent("s.png").path
+        _ = try BinaryLocator.run(tool, ["-display", server.display, "-window", "root", path], environment: environment)
+        return try ImageFile.load(path)
+    }
+
+    /// Quits with q and returns stderr.
+    func finish() throws -> String {
+        if process.isRunning { _ = try? xdotool(["key", "q"]) }
+        let until = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < until { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        usleep(100_000)
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        return stderr
+    }
+}
+
+enum WindowTestError: Error { case noWindow }
+
+/// Mean brightness of a rectangle of an image (0…255).
+func brightness(_ img: RGBAImage, x0: Int, y0: Int, x1: Int, y1: Int) -> Double {
+    var sum = 0.0, n = 0.0
+    for y in y0..<y1 { for x in x0..<x1 {
+        let c = PackedColor.channels(img.pixels[y * img.width + x]); sum += Double(Int(c[0]) + Int(c[1]) + Int(c[2])) / 3; n += 1
+    } }
+    return sum / max(1, n)
+}
+
+@Suite("window interaction under Xvfb", .serialized)
+struct WindowInteractionTests {
+    @Test func helpOverlayScreenshotAndDrop() throws {
+        let pictures = TestData.temporaryDirectory("pictures").path
+        let dropped = TestData.temporaryDirectory("drop").appendingPathComponent("dropped.ply").path
+        let gen = try BinaryLocator.run(try #require(BinaryLocator.splatframe()), ["generate", "2000", dropped])
+        try #require(gen.status == 0, "\(gen.stderr)")
+        // Small: the tests may run a debug build of the binary.
+        let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6",
+                                   "--test-drop", "3:\(dropped)"], environment: ["XDG_PICTURES_DIR": pictures])
+        _ = try w.windowID()
+        // The dropped file opens (pushed through SDL's own event queue at frame 3).
+        #expect(w.waitFor(30) { w.stderr.contains("opened \(dropped)") }, "\(w.stderr)")
+        func middle() throws -> Double { brightness(try w.screenshot(), x0: 500, y0: 340, x1: 780, y1: 380) }
+        var before = 0.0
+        _ = try w.waitFor(10) { before = try middle(); return before > 30 }
+        _ = try w.xdotool(["key", "F1"])
+        // The help panel darkens the middle of the frame.
+        #expect(try w.waitFor(10) { try middle() < before * 0.6 }, "no help overlay")
+        _ = try w.xdotool(["key", "F1"])
+        _ = try w.xdotool(["key", "F12"])
+        var files: [String] = []
+        let until = Date().addingTimeInterval(30)
+        while files.isEmpty && Date() < until {
+            usleep(200_000)
+            files = ((try? FileManager.default.contentsOfDirectory(atPath: pictures + "/splatframe")) ?? []).filter { !$0.hasPrefix(".") }
+        }
+        let shot = try #require(files.first, "F12 wrote no screenshot under \(pictures)/splatframe")
+        let saved = try ImageFile.load(pictures + "/splatframe/" + shot)
+        #expect(saved.width == 640 && saved.height == 360)
+        _ = try w.finish()
+    }
+
+    @Test func screenCalibrationSavesTheCardSize() throws {
+        let config = TestData.temporaryDirectory("cardcal").appendingPathComponent("config.json").path
+        let w = try RunningWindow(["calibrate", "--size", "1280x720", "--config", config, "--screen-mm", "600,340"])
+        _ = try w.windowID()
+        usleep(1_000_000)
+        _ = try w.xdotool(["key", "Up", "Up", "Return"])
+        let log = try w.finish()
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Double]
+        // Two 1 % steps up from a 600 mm estimate: the card looks bigger, so the screen is smaller.
+        let width = try #require(saved?["screenWidthMM"], "\(log)")
+        #expect(abs(width - 600 / 1.0201) < 1, "\(width)")
+        #expect(abs((saved?["screenHeightMM"] ?? 0) - width * 720 / 1280) < 1)
+    }
+
+    @Test func movingTheWindowShiftsTheViewByThePredictedAmount() throws {
+        let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"])
+        let id = try w.windowID()
+        // Without a window manager SDL misses the first external move: make one first.
+        _ = try w.xdotool(["windowmove", id, "5", "5"])
+        usleep(500_000)
+        _ = try w.xdotool(["windowmove", id, "0", "0"])
+        usleep(1_500_000)
+        let a = try w.screenshot()
+        _ = try w.xdotool(["windowmove", id, "640", "0"])
+        usleep(1_500_000)
+        let b = try w.screenshot()
+        _ = try w.finish()
+        // Render the same views headless: the left and right top quarters of the whole-screen picture.
+        let binary = try #require(BinaryLocator.splatframe())
+        let full = TestData.temporaryDirectory("move").appendingPathComponent("full.png").path
+        let r = try BinaryLocator.run(binary, ["render", "--eye", "0,0,0.6", "--size", "1280x720", "--screen-mm", "600,340", "--out", full])
+        try #require(r.status == 0, "\(r.stderr)")
+        let whole = try ImageFile.load(full)
+        func crop(_ img: RGBAImage, x: Int) -> RGBAImage {
+            RGBAImage(width: 640, height: 360, pixels: (0..<360).flatMap { y in img.pixels[(y * img.width + x)..<(y * img.width + x + 640)] })
+        }
+        // The HUD covers the top rows of the window: compare below it.
+        func body(_ img: RGBAImage) -> RGBAImage { RGBAImage(width: 640, height: 220, pixels: Array(img.pixels[(140 * 640)...])) }
+        let left = ImageComparison(body(crop(a, x: 0)), body(crop(whole, x: 0)))
+        let right = ImageComparison(body(crop(b, x: 640)), body(crop(whole, x: 640)))
+        #expect(left.psnr >= 30, "window at the left: \(left)")
+        #expect(right.psnr >= 30, "window moved right by half the display: \(right)")
+    }
+}
