@@ -40,7 +40,8 @@ sanitize: deps test-deps
 	  LSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/lsan.supp" \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+	SDL_RENDER_DRIVER=software SPLATFRAME_TEST_TIME_SCALE=8 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
 # The window under Xvfb replaying a head-track log in a loop for SOAK_SECONDS (600 by default),
 # resident memory and frame time sampled every 10 s; writes Docs/Soak.md. Not in CI.

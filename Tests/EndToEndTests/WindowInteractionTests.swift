@@ -39,7 +39,7 @@ final class RunningWindow: @unchecked Sendable {
 
     /// Polls `condition` every 0.2 s for up to `seconds`; true when it held.
     func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let until = Date().addingTimeInterval(seconds)
+        let until = Date().addingTimeInterval(seconds * TestData.timeScale)
         while Date() < until {
             if try condition() { return true }
             usleep(200_000)
@@ -77,7 +77,7 @@ final class RunningWindow: @unchecked Sendable {
     /// Quits with q and returns stderr.
     func finish() throws -> String {
         if process.isRunning { _ = try? xdotool(["key", "q"]) }
-        let until = Date().addingTimeInterval(10)
+        let until = Date().addingTimeInterval(10 * TestData.timeScale)
         while process.isRunning && Date() < until { usleep(50_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -120,7 +120,7 @@ struct WindowInteractionTests {
         _ = try w.xdotool(["key", "F1"])
         _ = try w.xdotool(["key", "F12"])
         var files: [String] = []
-        let until = Date().addingTimeInterval(30)
+        let until = Date().addingTimeInterval(30 * TestData.timeScale)
         while files.isEmpty && Date() < until {
             usleep(200_000)
             files = ((try? FileManager.default.contentsOfDirectory(atPath: pictures + "/splatframe")) ?? []).filter { !$0.hasPrefix(".") }
