@@ -149,13 +149,14 @@ struct WindowInteractionTests {
         let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"])
         let id = try w.windowID()
         // Without a window manager SDL misses the first external move: make one first.
+        let settle = UInt32(1_500_000 * TestData.timeScale)
         _ = try w.xdotool(["windowmove", id, "5", "5"])
-        usleep(500_000)
+        usleep(settle / 3)
         _ = try w.xdotool(["windowmove", id, "0", "0"])
-        usleep(1_500_000)
+        usleep(settle)
         let a = try w.screenshot()
         _ = try w.xdotool(["windowmove", id, "640", "0"])
-        usleep(1_500_000)
+        usleep(settle)
         let b = try w.screenshot()
         _ = try w.finish()
         // Render the same views headless: the left and right top quarters of the whole-screen picture.
