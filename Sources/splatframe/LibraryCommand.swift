@@ -39,29 +39,21 @@ struct LibraryCommand: ParsableCommand {
         let size = try OptionParsing.size(windowOptions.size)
         let options = try model.options()
         let threads = try windowOptions.validatedThreads()
-        let roots = folders.isEmpty ? LibraryFolders.defaults() : folders.map(LibraryScanner.absolute)
-        let cache = ThumbnailCache(directory: LibraryFolders.thumbnailCache())
-        let library = SceneLibrary(entries: LibraryScanner.scan(roots), cache: cache, width: thumb.width, height: thumb.height,
-                                   threads: max(1, threads - 1))
-        log("library: \(library.entries.count) scenes in \(roots.joined(separator: ", ")) (thumbnails in \(cache.directory))")
-        library.start()
-        let view = LibraryView(library: library, folders: roots)
+        let view = LibraryView.start(folders: folders.isEmpty ? nil : folders.map(LibraryScanner.absolute), thumbnail: thumb, threads: threads)
         // Until the window hosts the grid itself, each scene gets a window of its own (the same
         // way `open` makes one) and the grid's window opens again when it closes.
         while let path = try LibraryWindow.run(view, width: size.width, height: size.height, fullscreen: windowOptions.fullscreen) {
-            library.pause()
-            defer { library.resume() }
+            view.deactivate()
+            defer { view.activate() }
             do {
                 try OpenCommand.openWindow(file: path, options: options, screenOptions: screenOptions, configOption: configOption,
                                            windowOptions: windowOptions, head: head, frames: nil, announce: true)
             } catch {
-                log("cannot open \(path): \(error)")
+                LibraryView.log("cannot open \(path): \(error)")
                 view.flash("Cannot open \((path as NSString).lastPathComponent): \(error)")
             }
         }
     }
-
-    private func log(_ s: String) { FileHandle.standardError.write(Data("splatframe: \(s)\n".utf8)) }
 }
 
 /// The grid in a window of its own: runs until a scene is chosen (its path) or the user leaves (nil).
@@ -82,7 +74,6 @@ enum LibraryWindow {
                     }
                 } while SDL_PollEvent(&event) != 0
             }
-            if let line = view.takeFinishReport() { FileHandle.standardError.write(Data("splatframe: \(line)\n".utf8)) }
             let size = window.drawableSize
             framebuffer.resize(width: size.width, height: size.height)
             view.draw(into: framebuffer, text: text)

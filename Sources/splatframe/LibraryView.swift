@@ -50,10 +50,34 @@ final class LibraryView {
         self.folders = folders
     }
 
+    /// The grid of `folders` (default: `LibraryFolders.defaults()`), its thumbnails (`thumbnail`
+    /// pixels, cached in the XDG cache) starting in the background on `threads` - 1 threads.
+    static func start(folders: [String]? = nil, thumbnail: (width: Int, height: Int) = (256, 144),
+                      threads: Int = CoreCount.available) -> LibraryView {
+        let roots = folders ?? LibraryFolders.defaults()
+        let cache = ThumbnailCache(directory: LibraryFolders.thumbnailCache())
+        let library = SceneLibrary(entries: LibraryScanner.scan(roots), cache: cache, width: thumbnail.width, height: thumbnail.height,
+                                   threads: max(1, threads - 1))
+        log("library: \(library.entries.count) scenes in \(roots.joined(separator: ", ")) (thumbnails in \(cache.directory))")
+        library.start()
+        return LibraryView(library: library, folders: roots)
+    }
+
+    /// The grid is shown: thumbnails go on (the selected one first).
+    func activate() {
+        library.resume()
+        library.prioritize(selection)
+    }
+
+    /// The grid is hidden behind a scene: thumbnails wait, so the scene has the cores.
+    func deactivate() { library.pause() }
+
+    static func log(_ s: String) { FileHandle.standardError.write(Data("splatframe: \(s)\n".utf8)) }
+
     /// Shows `text` at the bottom of the grid for a while (e.g. why a scene did not open).
     func flash(_ text: String, seconds: Double = 6) { message = (text, MonotonicClock.now() + seconds) }
 
-    /// Once, when every thumbnail is made: a line for stderr ("library: thumbnails ready …").
+    /// Once, when every thumbnail is made: the line `draw` logs ("library: thumbnails ready …").
     func takeFinishReport() -> String? {
         let p = library.progress
         guard p.finished, !announcedFinish else { return nil }
@@ -124,8 +148,9 @@ final class LibraryView {
 
     // MARK: drawing
 
-    /// Draws the whole grid into `fb` (sized by the host).
+    /// Draws the whole grid into `fb` (sized by the host); logs on stderr when the thumbnails are done.
     func draw(into fb: Framebuffer, text: WindowText) {
+        if let line = takeFinishReport() { Self.log(line) }
         let snap = library.snapshot()
         let l = LibraryGridLayout(width: fb.width, height: fb.height, thumbnail: (library.width, library.height),
                                   lineHeight: text.lineHeight, count: library.entries.count)
