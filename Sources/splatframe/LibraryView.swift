@@ -178,6 +178,13 @@ final class LibraryView {
         }
     }
 
+    /// A line at the bottom of the grid (e.g. that a scene is open elsewhere).
+    func drawNotice(_ notice: String, into fb: Framebuffer, text: WindowText) {
+        let y = fb.height - text.lineHeight - 6
+        fill(fb, x: 0, y: y - 4, width: fb.width, height: text.lineHeight + 10, color: 0xFF30_2010)
+        text.draw(fit(notice, fb.width - 16, text), x: 8, y: y, into: fb)
+    }
+
     private func drawHeader(_ p: SceneLibrary.Progress, into fb: Framebuffer, text: WindowText, layout l: LibraryGridLayout) {
         let m = LibraryGridLayout.margin
         let n = library.entries.count

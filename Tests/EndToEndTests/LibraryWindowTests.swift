@@ -48,13 +48,22 @@ struct LibraryWindowTests {
         #expect(w.waitFor(60) { w.stderr.contains("opened \(room)") }, "\(w.stderr)")
         usleep(1_000_000)
         // Esc leaves the scene and the grid comes back, its thumbnails at once.
-        _ = try w.windowID()
+        let scene = try Self.sceneWindow(w)
+        _ = try w.xdotool(["windowfocus", "--sync", scene])
         _ = try w.xdotool(["key", "Escape"])
         let back = try w.waitFor(30) { try gridShown() }
         #expect(back, "the grid did not come back after Esc: \(w.stderr)")
         _ = try w.windowID()
         let log = try w.finish()
         #expect(w.process.terminationStatus == 0, "\(log)")
+    }
+
+    /// The window showing the scene: the one not titled as the grid (when the scene has a window
+    /// of its own), else the only one.
+    static func sceneWindow(_ w: RunningWindow) throws -> String {
+        let ids = try w.xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").map(String.init)
+        for id in ids where !(try w.xdotool(["getwindowname", id])).contains("scene library") { return id }
+        return try #require(ids.first, "no window")
     }
 
     /// "Position: X,Y (screen: 0)" from `xdotool getwindowgeometry`.
