@@ -61,6 +61,17 @@ public struct SceneInfo: Sendable, Codable, Equatable {
         if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x + 0, b.min.y + 0, b.min.z + 0]; boundsMax = [b.max.x + 0, b.max.y + 0, b.max.z + 0] }
     }
 
+    /// A streamed SOG described from its metadata: `count` is level 0's splats, the elements are
+    /// the levels, nothing is decoded (`bytesInMemory` 0).
+    init(path: String, streamed sog: StreamedSOG, seconds: Double) {
+        self.path = path; fileBytes = sog.fileBytes; format = .sog; variant = sog.variant
+        version = sog.version.map(String.init) ?? ""; kind = "splats"; elements = sog.elements
+        count = sog.splatCount(level: 0); triangles = 0; shDegree = sog.shDegree; antialiased = nil
+        warnings = sog.warnings; bytesInMemory = 0; loadSeconds = seconds
+        let b = sog.bounds
+        if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x + 0, b.min.y + 0, b.min.z + 0]; boundsMax = [b.max.x + 0, b.max.y + 0, b.max.z + 0] }
+    }
+
     /// Human-readable multi-line summary.
     public var text: String {
         var s = "\(path)\n"
