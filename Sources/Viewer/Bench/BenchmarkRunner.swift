@@ -52,6 +52,8 @@ public struct BenchmarkConfiguration: Sendable {
     public var twoSided = false
     /// The room `cube` names (`--back clip.mp4` …); nil: the plain room.
     public var room: SceneDescription?
+    /// Streamed SOG level of detail (`--splat-budget`, `--lod`).
+    public var lod = LODOptions()
     /// Label pairing this result in `--compare`.
     public var label = "default"
     /// Head-tracking flags applied to `--track` replays (filter, recentre, axes…); `head`,
@@ -93,7 +95,7 @@ public enum BenchmarkRunner {
     public static func run(_ config: BenchmarkConfiguration, progress: ((String) -> Void)? = nil) throws -> BenchmarkResult {
         let scene = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value,
                                                    ownCoordinates: { if case .camera = config.eye { return true }; return false }(),
-                                                   twoSided: config.twoSided, room: config.room)
+                                                   twoSided: config.twoSided, room: config.room, lod: config.lod)
         return try run(config, scene: scene, progress: progress)
     }
 
