@@ -119,6 +119,18 @@ struct LODSceneTests {
         _ = scene.render(camera: Self.ownCamera(distance: 2.5, width: 48, height: 27), into: fb, context: RenderContext(threads: 2))
         #expect(scene.wantedLevels == [0, 0] && scene.shownLevels == [0, 0])
         #expect(scene.primitiveCount == 500_000 && scene.statusLine == nil && scene.isSettled)
+        // What a change of selection costs: re-assembling 500,000 splats into the warm buffer
+        // (plain copies, so a debug build measures what a release build would).
+        var blocks: [PreparedSplats] = []
+        scene.store.blocks([(0, 0), (1, 0)][...], into: &blocks)
+        var times: [Double] = []
+        for _ in 0..<5 {
+            let t = MonotonicClock.now()
+            scene.assembly.assemble(blocks)
+            times.append((MonotonicClock.now() - t) * 1000)
+        }
+        #expect(scene.assembly.count >= 500_000 && scene.assembly.count <= 500_016)
+        print(String(format: "LOD assembly of 500,000 splats: first %.2f ms, then median %.2f ms", scene.lastAssemblyMs, times.sorted()[2]))
     }
 
     @Test func aForcedLevelIsDrawnEverywhere() throws {
@@ -182,6 +194,7 @@ struct LODSceneTests {
         for (a, b) in zip(history, history.dropFirst()) {
             #expect(zip(a, b).allSatisfy { abs($0 - $1) <= 1 }, "\(a) → \(b)")
         }
+        print(String(format: "LOD assembly of %d splats (levels %@): %.2f ms", scene.primitiveCount, "\(scene.shownLevels)", scene.lastAssemblyMs))
         // A steady view re-assembles nothing.
         let count = scene.assemblies
         for _ in 0..<3 { _ = scene.render(camera: far, into: fb, context: ctx) }

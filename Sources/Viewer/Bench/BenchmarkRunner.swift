@@ -122,6 +122,8 @@ public enum BenchmarkRunner {
         var stageScratch = [[Double]]()
         // Scenes with video walls report their per-frame upload (Scene.advance) as a stage too.
         let advances = (scene as? MeshScene).map { !$0.videos.isEmpty } ?? false
+        // Streamed SOGs report their level-of-detail step (choose, step, request, re-assembly).
+        let lods = scene is LODSplatScene
 
         for rep in 0..<max(1, config.repeats) {
             progress?("repeat \(rep + 1)/\(max(1, config.repeats))")
@@ -132,7 +134,7 @@ public enum BenchmarkRunner {
                 let record = driver.renderFrame(from: source, index: i)
                 let a1 = AllocationCounter.snapshot()
                 if i == 0 && rep == 0 {
-                    stageNames = stageList(record.stats) + (advances ? ["advance"] : [])
+                    stageNames = stageList(record.stats) + (advances ? ["advance"] : []) + (lods ? ["lod"] : [])
                     stageScratch = stageNames.map { _ in [Double](repeating: 0, count: n) }
                     stageSamples = stageNames.map { _ in [] }
                 }
@@ -143,7 +145,8 @@ public enum BenchmarkRunner {
                 let d = a1.since(a0)
                 perFrameCalls[k] = d.calls; perFrameBytes[k] = d.bytes
                 fillStages(record.stats, into: &stageScratch, at: k)
-                if advances { stageScratch[stageScratch.count - 1][k] = record.stats.advanceMs }
+                if advances { stageScratch[stageScratch.count - (lods ? 2 : 1)][k] = record.stats.advanceMs }
+                if lods { stageScratch[stageScratch.count - 1][k] = record.stats.lodMs }
             }
             allTimes += times
             runs.append(FrameStatistics(times))

@@ -228,13 +228,15 @@ final class LODChunkStore: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Ends the loader thread (waiting at most for the chunk it is decoding).
-    func stop() {
+    /// Ends the loader thread. Without `wait` it returns at once: a chunk being decoded finishes
+    /// on the loader thread, which holds the store until then (so dropping a scene in the window
+    /// never stalls a frame); with `wait` it waits up to 30 s for the thread to end.
+    func stop(wait: Bool = false) {
         condition.lock()
         shared.stopping = true
         let running = thread != nil
         condition.broadcast()
         condition.unlock()
-        if running { _ = finished.wait(timeout: .now() + 30) }
+        if running && wait { _ = finished.wait(timeout: .now() + 30) }
     }
 }
