@@ -84,9 +84,15 @@ public struct SceneInfo: Sendable, Codable, Equatable {
             func f(_ v: [Float]) -> String { v.map { String(format: "%.4g", $0) }.joined(separator: ", ") }
             s += "  bounds:   (\(f(lo))) … (\(f(hi)))\n"
         }
-        s += "  file:     \(fileBytes) bytes; in memory \(bytesInMemory) bytes\n"
-        let mbps = loadSeconds > 0 ? Double(fileBytes) / loadSeconds / 1e6 : 0
-        s += String(format: "  loaded in %.3f s (%.0f MB/s)\n", loadSeconds, mbps)
+        if variant.hasPrefix("streamed SOG") && bytesInMemory == 0 {
+            // Described from lod-meta.json and the chunks' meta.json: nothing decoded.
+            s += "  file:     \(fileBytes) bytes (lod-meta.json and its chunks); no chunk decoded\n"
+            s += String(format: "  metadata read in %.3f s\n", loadSeconds)
+        } else {
+            s += "  file:     \(fileBytes) bytes; in memory \(bytesInMemory) bytes\n"
+            let mbps = loadSeconds > 0 ? Double(fileBytes) / loadSeconds / 1e6 : 0
+            s += String(format: "  loaded in %.3f s (%.0f MB/s)\n", loadSeconds, mbps)
+        }
         for e in elements {
             s += "  element \(e.name) \(e.count)\n"
             for p in e.properties.prefix(100) { s += "    \(p)\n" }

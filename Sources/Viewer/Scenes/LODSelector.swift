@@ -5,7 +5,8 @@ import RenderCore
 import SceneIO
 
 /// Level-of-detail choice for a streamed SOG's leaves. Pure bookkeeping over arrays sized once in
-/// `init`: `choose` and `step` allocate nothing.
+/// `init`: `choose` and `step` allocate nothing. `choose` is O(leaves × levels), times ~30 when the
+/// budget binds (the bisection); `step` O(leaves × levels).
 ///
 /// **The heuristic: splats about a pixel apart.**
 /// - Level ℓ of leaf n holds c(n,ℓ) splats spread over the leaf's bound. Captured splats lie on
@@ -71,7 +72,7 @@ public final class LODSelector {
         inView = [Bool](repeating: true, count: nodeCount)
         wanted = [Int](repeating: -1, count: nodeCount)
         shown = [Int](repeating: -1, count: nodeCount)
-        considered = [Bool](repeating: false, count: nodeCount)
+        refinedIn = [UInt64](repeating: 0, count: nodeCount)
     }
 
     /// Splats of leaf `n` at level `l` (−1 when that level is not usable).
@@ -141,7 +142,7 @@ public final class LODSelector {
                 if hi > 140 { break }                            // beyond any finite spacing: all coarsest
             }
             if fits {
-                for _ in 0..<40 {
+                for _ in 0..<24 {                                 // log2 precision 2^-23·bracket
                     let mid = (lo + hi) / 2
                     if select(threshold: exp2(mid)) <= budget { hi = mid } else { lo = mid }
                 }
@@ -233,26 +234,24 @@ public final class LODSelector {
         // Refinements, most needed first (the largest gap between shown and wanted), one level per
         // leaf, while the total stays within the budget.
         var total = shownSplats
-        for n in 0..<nodeCount { considered[n] = false }
-        while true {
-            var best = -1, bestGap = 0
-            for n in 0..<nodeCount where !considered[n] && wanted[n] >= 0 && shown[n] > wanted[n] {
-                let gap = shown[n] - wanted[n]
-                if gap > bestGap { best = n; bestGap = gap }
+        stepID &+= 1
+        for gap in stride(from: levelCount - 1, to: 0, by: -1) {      // largest gaps first: O(levels × leaves)
+            for n in 0..<nodeCount where wanted[n] >= 0 && shown[n] - wanted[n] == gap && refinedIn[n] != stepID {
+                refinedIn[n] = stepID
+                guard let f = next(n, from: shown[n], -1), loaded(n, f) else { continue }
+                let extra = count(n, f) - count(n, shown[n])
+                if let budget, total + extra > budget { continue }
+                shown[n] = f; total += extra; changed = true
             }
-            guard best >= 0 else { break }
-            considered[best] = true
-            guard let f = next(best, from: shown[best], -1), loaded(best, f) else { continue }
-            let extra = count(best, f) - count(best, shown[best])
-            if let budget, total + extra > budget { continue }
-            shown[best] = f; total += extra; changed = true
         }
         return changed
     }
 
-    /// Scratch for `step`: leaves already given their refinement chance this step. (A stored
-    /// property: a `lazy var`'s get-modify-set would copy the array on every write.)
-    private var considered: [Bool]
+
+    /// Per leaf: the `step` that last gave it its one refinement chance (stored, not lazy: a lazy
+    /// var's get-modify-set would copy the array on every write).
+    private var refinedIn: [UInt64]
+    private var stepID: UInt64 = 0
 
     /// The loaded usable level nearest `level` (ties: the coarser).
     private func nearestLoaded(_ n: Int, to level: Int, loadedLevels: [Bool]) -> Int? {
