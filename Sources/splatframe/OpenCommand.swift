@@ -16,15 +16,13 @@ struct OpenCommand: ParsableCommand {
     @OptionGroup var windowOptions: WindowOptions
     @OptionGroup var head: HeadOptions
     @Option(help: .hidden) var frames: Int?
-    /// `library`: say "splatframe: opened FILE" once the scene is built.
-    @Flag(name: .customLong("announce-opened"), help: .hidden) var announce = false
 
     /// Files larger than this load inside the window, with a progress bar.
     static let windowLoadBytes = 32 << 20
 
     func run() throws {
         try Self.openWindow(file: file, options: try model.options(), screenOptions: screenOptions, configOption: configOption,
-                            windowOptions: windowOptions, head: head, frames: frames, announce: announce)
+                            windowOptions: windowOptions, head: head, frames: frames)
     }
 
     /// Opens `file` in the head-tracked window and runs it until the user quits (`open FILE`,

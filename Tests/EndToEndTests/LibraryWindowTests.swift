@@ -58,6 +58,28 @@ struct LibraryWindowTests {
         #expect(w.process.terminationStatus == 0, "\(log)")
     }
 
+    @Test func theLKeyShowsTheLibraryInAnyWindow() throws {
+        let binary = try #require(BinaryLocator.splatframe(), "build the package first")
+        // The user's data folder holds one scene; it comes after the bundled Scenes/.
+        let data = TestData.temporaryDirectory("library-e2e-data")
+        let blob = data.appendingPathComponent("splatframe/blob.ply").path
+        try FileManager.default.createDirectory(atPath: (blob as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let gen = try BinaryLocator.run(binary, ["generate", "500", blob])
+        try #require(gen.status == 0, "\(gen.stderr)")
+        let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"],
+                                  environment: ["XDG_DATA_HOME": data.path, "XDG_CACHE_HOME": TestData.temporaryDirectory("library-e2e-cache").path])
+        _ = try w.windowID()
+        usleep(500_000)
+        _ = try w.xdotool(["key", "l"])
+        #expect(w.waitFor(120) { w.stderr.contains("library: thumbnails ready") }, "\(w.stderr)")
+        #expect(w.stderr.contains("scenes in \(TestData.projectRoot.appendingPathComponent("Scenes").path), \(data.path)/splatframe"), "\(w.stderr)")
+        // The last cell is the data folder's scene.
+        _ = try w.xdotool(["key", "End", "Return"])
+        #expect(w.waitFor(60) { w.stderr.contains("opened \(blob)") }, "\(w.stderr)")
+        let log = try w.finish()
+        #expect(w.process.terminationStatus == 0, "\(log)")
+    }
+
     /// The window showing the scene: the one not titled as the grid (when the scene has a window
     /// of its own), else the only one.
     static func sceneWindow(_ w: RunningWindow) throws -> String {
