@@ -25,6 +25,8 @@ public enum BinaryLocator {
     /// fetched by `make`, not the user's settings.
     public static func hermetic(_ environment: [String: String]? = nil) -> [String: String] {
         var env = environment ?? ProcessInfo.processInfo.environment
+        // `make sanitize`: options for the sanitized binaries the tests start (not the test process).
+        if let child = ProcessInfo.processInfo.environment["SPLATFRAME_CHILD_ASAN_OPTIONS"] { env["ASAN_OPTIONS"] = child }
         if env["SPLATFRAME_WEBCAM_DIR"] == nil {
             let real = ProcessInfo.processInfo.environment
             let cache = real["SPLATFRAME_CACHE_DIR"].flatMap { $0.isEmpty ? nil : $0 }

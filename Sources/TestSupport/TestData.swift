@@ -14,6 +14,13 @@ public enum TestData {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
+    /// Multiplies the end-to-end tests' waiting limits (`SPLATFRAME_TEST_TIME_SCALE`, default 1):
+    /// `make sanitize` runs the window ThreadSanitizer-built, several times slower.
+    public static let timeScale: Double = {
+        let v = Double(ProcessInfo.processInfo.environment["SPLATFRAME_TEST_TIME_SCALE"] ?? "") ?? 1
+        return v >= 1 && v <= 100 ? v : 1
+    }()
+
     /// `../shared/testdata` beside the project root (or `$SPLATFRAME_TESTDATA`).
     public static let root: URL = {
         if let env = ProcessInfo.processInfo.environment["SPLATFRAME_TESTDATA"] { return URL(fileURLWithPath: env) }

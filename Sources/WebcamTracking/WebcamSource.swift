@@ -3,7 +3,6 @@
 import Foundation
 import HeadTracking
 import RenderCore
-import Synchronization
 
 /// Tracker figures for the HUD.
 public struct WebcamStatus: Sendable {
@@ -47,7 +46,7 @@ public final class WebcamSource: CameraTrackingSource {
         var calibrationResult: Result<CameraCalibrationResult, HeadTrackingError>?
         var newModel: PinholeEyeModel?  // a calibration result for the processing thread to apply
     }
-    private let shared: Mutex<Shared>
+    private let shared: PThreadLocked<Shared>
     // Capture-thread state (only the capture thread touches it).
     private final class CaptureState: @unchecked Sendable { var frame = RGBFrame(); var start = 0.0; var fileFrames = 0 }
     private let captureState = CaptureState()
@@ -55,7 +54,7 @@ public final class WebcamSource: CameraTrackingSource {
     /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
     public init(capture: WebcamCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
         self.capture = capture; self.pipeline = pipeline; self.clock = clock
-        shared = Mutex(Shared(status: WebcamStatus(backend: pipeline.detector.backend.rawValue)))
+        shared = PThreadLocked(Shared(status: WebcamStatus(backend: pipeline.detector.backend.rawValue)))
     }
 
     public var name: String {
@@ -213,5 +212,18 @@ public final class WebcamSource: CameraTrackingSource {
     private static func rate(_ stamps: [Double]) -> Double {
         guard stamps.count > 1, let f = stamps.first, let l = stamps.last, l > f else { return 0 }
         return Double(stamps.count - 1) / (l - f)
+    }
+}
+
+/// State behind a pthread mutex (`NSLock`). Used instead of `Synchronization.Mutex` here because
+/// ThreadSanitizer (make sanitize) understands pthread locks but not the futex-based `Mutex`,
+/// and reported this source's two threads racing inside `withLock`.
+final class PThreadLocked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock(); defer { lock.unlock() }
+        return try body(&value)
     }
 }

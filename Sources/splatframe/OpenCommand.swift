@@ -21,7 +21,14 @@ struct OpenCommand: ParsableCommand {
     static let windowLoadBytes = 32 << 20
 
     func run() throws {
-        let options = try model.options()
+        try Self.openWindow(file: file, options: try model.options(), screenOptions: screenOptions, configOption: configOption,
+                            windowOptions: windowOptions, head: head, frames: frames)
+    }
+
+    /// Opens `file` in the head-tracked window and runs it until the user quits (`open FILE`,
+    /// and the library's choice). `announce` prints "splatframe: opened FILE" once the scene is built.
+    static func openWindow(file: String, options: SceneLoader.ModelOptions, screenOptions: ScreenOptions, configOption: ConfigOption,
+                           windowOptions: WindowOptions, head: HeadOptions, frames: Int?, announce: Bool = false) throws {
         let isFile = FileManager.default.fileExists(atPath: file) && !SceneLoader.isSceneDescription(file)
         // Small files are read before the window opens, so their errors come first; large ones load
         // inside the window with a progress bar (and the terminal's progress line).
@@ -35,7 +42,9 @@ struct OpenCommand: ParsableCommand {
                 windowProgress(done, total)
             }
             for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
-            return try loader.scene(screen: screen)
+            let scene = try loader.scene(screen: screen)
+            if announce { FileHandle.standardError.write(Data("splatframe: opened \(file)\n".utf8)) }
+            return scene
         }
     }
 }

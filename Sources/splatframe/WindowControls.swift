@@ -4,10 +4,11 @@
 enum WindowControls {
     /// (keys, what they do), in the order the help overlay shows them.
     static let all: [(keys: String, action: String)] = [
-        ("Esc, q", "quit (Esc first closes the help or the screen calibration)"),
+        ("Esc, q", "quit (Esc first closes the help or the screen calibration; in a scene opened from the library, returns there)"),
         ("F11, f", "fullscreen on/off"),
         ("h", "HUD on/off: frame time, head source and state, eye, latency, scene, stereo"),
         ("?, F1", "this help"),
+        ("l", "scene library: thumbnails of the scene files; arrows and Enter or a click open one"),
         ("F12", "screenshot of the frame without the HUD (PNG in $XDG_PICTURES_DIR/splatframe, else here)"),
         ("F2", "screen calibration: match an ID-1 bank card's outline, Enter saves the screen size"),
         ("c", "camera inset: the webcam image with the face box, eyes and distance"),

@@ -10,7 +10,7 @@ import Viewer
 enum WindowLauncher {
     static func run(windowOptions: WindowOptions, screenOptions: ScreenOptions, configOption: ConfigOption, head: HeadOptions,
                     frames: Int?, modelFile: String?, dropOptions: SceneLoader.ModelOptions = SceneLoader.ModelOptions(),
-                    calibrationOnly: Bool = false,
+                    calibrationOnly: Bool = false, library: LibraryView? = nil,
                     makeScene: (ScreenGeometry, _ progress: @escaping (Int, Int) -> Void) throws -> Scene) throws {
         let size = try OptionParsing.size(windowOptions.size)
         let threads = try windowOptions.validatedThreads()
@@ -42,6 +42,11 @@ enum WindowLauncher {
                 throw ViewerError.badOption(name: "--test-drop", value: d, reason: "expected FRAME:PATH")
             }
             loop.testDrop = (frame, parts[1])
+        }
+        if let library {
+            loop.library = library
+            loop.libraryIsHome = true
+            loop.showLibrary()
         }
         if calibrationOnly {
             loop.calibrationOnly = true

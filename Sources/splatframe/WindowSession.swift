@@ -46,6 +46,13 @@ final class WindowSession {
     var testDrop: (frame: Int, path: String)?
     /// `splatframe calibrate`: the window exists only to calibrate; it closes after saving.
     var calibrationOnly = false
+    /// `l`: the scene library's grid, drawn instead of the scene while `showingLibrary`.
+    var library: LibraryView?
+    private var showingLibrary = false
+    /// `splatframe library`: the grid is the home screen (Esc there quits); after `l`, Esc there returns to the scene.
+    var libraryIsHome = false
+    /// The scene was opened from the grid: Esc goes back to it (q still quits).
+    private var openedFromLibrary = false
     /// HUD, help and overlay text (DejaVu through SDL2_ttf, else the bitmap font).
     let text = WindowText()
     /// Where `k` (calibrate) saves the fitted IPD.
@@ -86,6 +93,16 @@ final class WindowSession {
             driver.resize(width: size.width, height: size.height)
             updateViewport()
             pollDrop()
+            if showingLibrary, let library {
+                driver.framebuffer.resize(width: size.width, height: size.height)
+                library.draw(into: driver.framebuffer, text: text)
+                text.endFrame()
+                try window.present(driver.framebuffer)
+                frames += 1
+                if let maxFrames, frames >= maxFrames { running = false }
+                SDL_Delay(15)   // the grid needs no more than ~60 fps
+                continue
+            }
             if let card = cardCalibration {
                 // Calibration shows only the card outline, on the whole display.
                 driver.framebuffer.resize(width: size.width, height: size.height)
@@ -153,6 +170,7 @@ final class WindowSession {
 
     /// Handles one event; false means quit.
     private func handle(_ event: SDL_Event) -> Bool {
+        if showingLibrary, let library { return handleLibrary(library.handle(event, window: window)) }
         let placeable = scene.placement != nil
         switch SDL_EventType(rawValue: event.type) {
         case SDL_QUIT:
@@ -169,6 +187,7 @@ final class WindowSession {
             let shift = SDL_GetModState().rawValue & KMOD_SHIFT.rawValue != 0
             if cardCalibration != nil { return handleCalibrationKey(key, shift: shift) }
             if key == SDLK_ESCAPE.rawValue && showHelp { showHelp = false; return true }
+            if isChar("l") || (key == SDLK_ESCAPE.rawValue && openedFromLibrary) { showLibrary(); return true }
             if key == SDLK_ESCAPE.rawValue || isChar("q") { return false }
             if key == SDLK_F1.rawValue || key == SDLK_QUESTION.rawValue || (isChar("/") && shift) { showHelp.toggle() }
             if key == SDLK_F12.rawValue { screenshotRequested = true }
@@ -296,8 +315,34 @@ final class WindowSession {
         case .failed(let reason):
             flash("CANNOT OPEN: \(reason)".uppercased(), seconds: 8)
             FileHandle.standardError.write(Data("splatframe: cannot open dropped file: \(reason)\n".utf8))
+            if openedFromLibrary { library?.flash("Cannot open: \(reason)"); showLibrary() }
         }
         dropLoader = nil
+    }
+
+    // MARK: scene library (`l`, `splatframe library`)
+
+    /// Shows the grid (made on first use from the default folders).
+    func showLibrary() {
+        if library == nil { library = LibraryView.start(threads: driver.context.threads) }
+        library?.activate()
+        showingLibrary = true
+        showHelp = false
+    }
+
+    private func handleLibrary(_ action: LibraryView.Action) -> Bool {
+        switch action {
+        case .none: return true
+        case .quit: return false
+        case .back:
+            if libraryIsHome { return false }
+        case .open(let path):
+            openedFromLibrary = true
+            startDrop(path)
+        }
+        showingLibrary = false
+        library?.deactivate()
+        return true
     }
 
     /// Pushes a drop event into SDL's own queue (tests: the same path a real drop takes).

@@ -39,7 +39,7 @@ final class RunningWindow: @unchecked Sendable {
 
     /// Polls `condition` every 0.2 s for up to `seconds`; true when it held.
     func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let until = Date().addingTimeInterval(seconds)
+        let until = Date().addingTimeInterval(seconds * TestData.timeScale)
         while Date() < until {
             if try condition() { return true }
             usleep(200_000)
@@ -77,7 +77,7 @@ final class RunningWindow: @unchecked Sendable {
     /// Quits with q and returns stderr.
     func finish() throws -> String {
         if process.isRunning { _ = try? xdotool(["key", "q"]) }
-        let until = Date().addingTimeInterval(10)
+        let until = Date().addingTimeInterval(10 * TestData.timeScale)
         while process.isRunning && Date() < until { usleep(50_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -98,6 +98,21 @@ func brightness(_ img: RGBAImage, x0: Int, y0: Int, x1: Int, y1: Int) -> Double 
     return sum / max(1, n)
 }
 
+/// Of the pixels of a rectangle lit in `a` (brightness > 40), the fraction at most 60 % as
+/// bright in `b` (a panel darkening them; text drawn over some of them brightens those).
+func darkened(from a: RGBAImage, to b: RGBAImage, x0: Int, y0: Int, x1: Int, y1: Int) -> Double {
+    guard a.width == b.width, a.height == b.height else { return 0 }
+    func lum(_ p: UInt32) -> Double { let c = PackedColor.channels(p); return Double(Int(c[0]) + Int(c[1]) + Int(c[2])) / 3 }
+    var lit = 0.0, darker = 0.0
+    for y in y0..<y1 { for x in x0..<x1 {
+        let la = lum(a.pixels[y * a.width + x])
+        guard la > 40 else { continue }
+        lit += 1
+        if lum(b.pixels[y * b.width + x]) < la * 0.6 { darker += 1 }
+    } }
+    return lit == 0 ? 0 : darker / lit
+}
+
 @Suite("window interaction under Xvfb", .serialized)
 struct WindowInteractionTests {
     @Test func helpOverlayScreenshotAndDrop() throws {
@@ -113,14 +128,17 @@ struct WindowInteractionTests {
         #expect(w.waitFor(30) { w.stderr.contains("opened \(dropped)") }, "\(w.stderr)")
         func middle() throws -> Double { brightness(try w.screenshot(), x0: 500, y0: 340, x1: 780, y1: 380) }
         var before = 0.0
-        _ = try w.waitFor(10) { before = try middle(); return before > 30 }
+        var beforeShot = RGBAImage(width: 1, height: 1, fill: 0)
+        _ = try w.waitFor(10) { beforeShot = try w.screenshot(); before = brightness(beforeShot, x0: 500, y0: 340, x1: 780, y1: 380); return before > 30 }
         _ = try w.xdotool(["key", "F1"])
-        // The help panel darkens the middle of the frame.
-        #expect(try w.waitFor(10) { try middle() < before * 0.6 }, "no help overlay")
+        // The help panel darkens the middle of the frame: most of its lit pixels that no line of
+        // text covers (whatever the number of lines, and so where they fall).
+        #expect(try w.waitFor(10) { darkened(from: beforeShot, to: try w.screenshot(), x0: 500, y0: 340, x1: 780, y1: 380) > 0.5 },
+                "no help overlay")
         _ = try w.xdotool(["key", "F1"])
         _ = try w.xdotool(["key", "F12"])
         var files: [String] = []
-        let until = Date().addingTimeInterval(30)
+        let until = Date().addingTimeInterval(30 * TestData.timeScale)
         while files.isEmpty && Date() < until {
             usleep(200_000)
             files = ((try? FileManager.default.contentsOfDirectory(atPath: pictures + "/splatframe")) ?? []).filter { !$0.hasPrefix(".") }
@@ -149,13 +167,14 @@ struct WindowInteractionTests {
         let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"])
         let id = try w.windowID()
         // Without a window manager SDL misses the first external move: make one first.
+        let settle = UInt32(1_500_000 * TestData.timeScale)
         _ = try w.xdotool(["windowmove", id, "5", "5"])
-        usleep(500_000)
+        usleep(settle / 3)
         _ = try w.xdotool(["windowmove", id, "0", "0"])
-        usleep(1_500_000)
+        usleep(settle)
         let a = try w.screenshot()
         _ = try w.xdotool(["windowmove", id, "640", "0"])
-        usleep(1_500_000)
+        usleep(settle)
         let b = try w.screenshot()
         _ = try w.finish()
         // Render the same views headless: the left and right top quarters of the whole-screen picture.

@@ -46,7 +46,7 @@ struct WindowTests {
         // Wait for frames, then take screenshots until the room is there (bounded).
         let shot = TestData.temporaryDirectory().appendingPathComponent("screen.png").path
         var image: RGBAImage?
-        let until = Date().addingTimeInterval(30)
+        let until = Date().addingTimeInterval(30 * TestData.timeScale)
         while Date() < until {
             usleep(500_000)
             guard app.isRunning else { break }
@@ -58,7 +58,7 @@ struct WindowTests {
         }
         let stillRunning = app.isRunning
         app.terminate()
-        let quitBy = Date().addingTimeInterval(10)
+        let quitBy = Date().addingTimeInterval(10 * TestData.timeScale)
         while app.isRunning && Date() < quitBy { usleep(50_000) }
         let quitOnSignal = !app.isRunning
         if app.isRunning { kill(app.processIdentifier, SIGKILL) }

@@ -30,9 +30,13 @@ func zipArchive(_ entries: [(String, [UInt8])], deflate: Bool) throws -> [UInt8]
     var err: Int32 = 0
     let za = try #require(zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &err))
     for (name, bytes) in entries {
-        let copy = try #require(malloc(max(1, bytes.count)))
-        bytes.withUnsafeBytes { if let b = $0.baseAddress { copy.copyMemory(from: b, byteCount: bytes.count) } }
-        let src = try #require(zip_source_buffer(za, copy, UInt64(bytes.count), 1))
+        // libzip frees the copy (freep = 1); an empty entry needs no buffer at all.
+        var copy: UnsafeMutableRawPointer? = nil
+        if !bytes.isEmpty {
+            copy = try #require(malloc(bytes.count))
+            bytes.withUnsafeBytes { copy!.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        }
+        let src = try #require(zip_source_buffer(za, copy, UInt64(bytes.count), copy == nil ? 0 : 1))
         let index = zip_file_add(za, name, src, ZIP_FL_OVERWRITE)
         #expect(index >= 0)
         #expect(zip_set_file_compression(za, UInt64(index), deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0) == 0)

@@ -55,6 +55,9 @@ public struct SceneLoader {
     public private(set) var fileAntialiased = false
     /// What the reader noticed but read past (e.g. unknown PLY header lines), one line each.
     public private(set) var warnings: [String] = []
+    /// The file's summary (format, counts) when a model file was read; nil for built-in scenes
+    /// and scene JSON.
+    public private(set) var info: SceneInfo?
 
     /// Recognises built-in scene names, reads files, and reports progress of long loads
     /// as (bytes done, bytes total).
@@ -98,6 +101,7 @@ public struct SceneLoader {
                 let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
                 fileAntialiased = info.antialiased ?? false
                 warnings = info.warnings
+                self.info = info
                 kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
             }
         }

@@ -1,0 +1,68 @@
+// ThumbnailRenderer — one scene drawn headless, small, the way `open` shows it first: placed
+// behind a screen of the thumbnail's aspect and seen from the neutral eye.
+import Foundation
+import RenderCore
+
+/// Renders thumbnails with our renderers through `FrameDriver` (no display). Not thread-safe:
+/// one renderer per thread (it keeps its `RenderContext`).
+public final class ThumbnailRenderer {
+    /// The eye (metres, screen space): the neutral eye, straight in front of the screen's centre.
+    public var eye = Vec3(0, 0, 0.6)
+    /// Width of the screen the scene is placed behind (metres); its height follows the thumbnail's aspect.
+    public var screenWidth: Float = 0.6
+    /// Rendered at this many times the size, then averaged down (smooth edges).
+    public var supersample = 2
+    private let context: RenderContext
+
+    /// - Parameter threads: render threads (the library uses one less than the cores, so the grid stays smooth).
+    public init(threads: Int = max(1, CoreCount.available - 1)) {
+        context = RenderContext(threads: threads)
+    }
+
+    /// Loads `entry` with the `open` command's model defaults, places it and renders it at
+    /// `width`×`height`. `progress` hears (bytes done, bytes total) of long loads.
+    /// - Throws: the loader's one-line error (a broken file, an unsupported format…).
+    public func render(_ entry: LibraryEntry, width: Int, height: Int,
+                       progress: ((Int, Int) -> Void)? = nil) throws -> (image: RGBAImage, info: LibraryItemInfo) {
+        var options = SceneLoader.ModelOptions()
+        options.videoPlayback = .frameExact   // a video wall shows its first frame, not a black one
+        let loader = try SceneLoader(path: entry.path, options: options, progress: progress)
+        let screen = ScreenGeometry(width: screenWidth, height: screenWidth * Float(height) / Float(max(1, width)))
+        let scene = try loader.scene(screen: screen)
+        let s = max(1, supersample)
+        let driver = FrameDriver(scene: scene, setup: ViewingSetup(screen: screen), context: context,
+                                 width: width * s, height: height * s)
+        driver.renderFrame(from: FixedEyeSource(eye: eye), index: 0)
+        let image = Self.downsample(driver.framebuffer, by: s)
+        let info: LibraryItemInfo
+        if let i = loader.info {
+            let kind = i.kind == "mesh" ? "triangles" : i.kind
+            info = LibraryItemInfo(format: i.format.rawValue.uppercased(), kind: kind, count: i.kind == "mesh" ? i.triangles : i.count)
+        } else {
+            info = LibraryItemInfo(format: entry.formatHint, kind: scene.primitiveKind.rawValue, count: scene.primitiveCount)
+        }
+        return (image, info)
+    }
+
+    /// The framebuffer averaged over `s`×`s` blocks (sRGB values averaged directly: a thumbnail).
+    static func downsample(_ fb: Framebuffer, by s: Int) -> RGBAImage {
+        let w = fb.width / s, h = fb.height / s
+        guard s > 1 else { return fb.image() }
+        var pixels = [UInt32](repeating: 0, count: w * h)
+        let n = UInt32(s * s)
+        for y in 0..<h {
+            for x in 0..<w {
+                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                for dy in 0..<s {
+                    let row = (y * s + dy) * fb.width + x * s
+                    for dx in 0..<s {
+                        let p = fb.color[row + dx]
+                        r += p & 0xFF; g += p >> 8 & 0xFF; b += p >> 16 & 0xFF
+                    }
+                }
+                pixels[y * w + x] = 0xFF00_0000 | (b / n) << 16 | (g / n) << 8 | (r / n)
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: pixels)
+    }
+}

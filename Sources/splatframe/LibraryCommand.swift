@@ -1,0 +1,47 @@
+// LibraryCommand — `splatframe library [DIR…]`: the scene files of some folders as a grid of
+// thumbnails; the chosen one opens in the head-tracked window, Esc there comes back to the grid.
+import ArgumentParser
+import Foundation
+import RenderCore
+import Viewer
+
+/// `splatframe library [DIR…]`.
+struct LibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library", abstract: "Browse scene files as a grid of thumbnails; open one in the head-tracked window.",
+        discussion: """
+            Lists every scene file in the folders (and one level of subfolders): PLY, .splat, .spz, .sog, SOG folders \
+            (meta.json), streamed SOG folders (lod-meta.json), OBJ, STL and scene JSON. With no folder: the bundled \
+            Scenes/ and $XDG_DATA_HOME/splatframe (else ~/.local/share/splatframe). Thumbnails are rendered in the \
+            background and cached in $XDG_CACHE_HOME/splatframe/thumbnails (else ~/.cache/…), keyed by path, size and \
+            modification time.
+            Grid: arrows select, Enter or a click opens, Esc or q quits. The scene opens in the same window as `open FILE` shows it (these options apply); Esc there comes back to the grid.
+            """)
+
+    @Argument(help: "Folders (or files) to show (default: the bundled Scenes/ and $XDG_DATA_HOME/splatframe).")
+    var folders: [String] = []
+    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail size WxH in pixels.") var thumbnailSize = "256x144"
+    @OptionGroup var model: ModelOptionGroup
+    @OptionGroup var screenOptions: ScreenOptions
+    @OptionGroup var configOption: ConfigOption
+    @OptionGroup var windowOptions: WindowOptions
+    @OptionGroup var head: HeadOptions
+
+    func run() throws {
+        for f in folders where !FileManager.default.fileExists(atPath: f) {
+            throw ViewerError.badOption(name: "library", value: f, reason: "no such file or folder")
+        }
+        let thumb = try OptionParsing.size(thumbnailSize, option: "--thumbnail-size")
+        guard thumb.width <= 1024, thumb.height <= 1024, thumb.width >= 16, thumb.height >= 9 else {
+            throw ViewerError.badOption(name: "--thumbnail-size", value: thumbnailSize, reason: "must be 16x9…1024x1024 pixels")
+        }
+        let options = try model.options()
+        let threads = try windowOptions.validatedThreads()
+        let view = LibraryView.start(folders: folders.isEmpty ? nil : folders.map(LibraryScanner.absolute), thumbnail: thumb, threads: threads)
+        // The grid is the window's home screen; a chosen scene opens in the same window.
+        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head,
+                               frames: nil, modelFile: nil, dropOptions: options, library: view) { _, _ in
+            MeshScene(name: "library", items: [])
+        }
+    }
+}
