@@ -56,7 +56,10 @@ enum SOGReader {
             let d = (view.file as NSString).deletingLastPathComponent
             return d.isEmpty ? "." : d
         }()
-        if name.lowercased() == "lod-meta.json" { throw streamed(folder) }
+        if StreamedSOG.isMetaName(name) {
+            let sog = try StreamedSOG.parse(Data(view.bytes), file: view.file, folder: folder)
+            return try readStreamed(sog, progress: progress)
+        }
         let meta = try SOGMeta.parse(Data(view.bytes), file: folder, entry: name)
         return try decode(meta, from: SOGFolder(file: folder), variant: "unbundled folder",
                           metaBytes: view.count, limits: limits, progress: progress)
@@ -79,16 +82,22 @@ enum SOGReader {
         let metaPath = (path as NSString).appendingPathComponent("meta.json")
         if !FileManager.default.fileExists(atPath: metaPath),
            FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("lod-meta.json")) {
-            throw streamed(path)
+            return try readStreamed(try StreamedSOG.open(path), progress: progress)
         }
         let metaData = try folder.read("meta.json", cap: limits.maxMetaBytes)
         let meta = try SOGMeta.parse(metaData, file: path)
         return try decode(meta, from: folder, variant: "unbundled folder", metaBytes: metaData.count, limits: limits, progress: progress)
     }
 
-    /// The error for a streamed (level-of-detail) SOG, which this reader does not assemble.
-    static func streamed(_ folder: String) -> SceneIOError {
-        .unsupported(file: folder, reason: "streamed SOG (lod-meta.json): open a chunk folder")
+    /// A streamed (level-of-detail) SOG read whole: the finest usable level of every leaf as one
+    /// cloud (`StreamedSOG.loadFinest`); viewers stream it level by level instead.
+    static func readStreamed(_ sog: StreamedSOG, progress: SceneLoadProgress?) throws -> ReadResult {
+        let (cloud, warnings) = try sog.loadFinest(progress: progress)
+        var r = ReadResult(scene: .splats(cloud), format: .sog, variant: sog.variant, version: sog.version.map(String.init) ?? "",
+                           elements: sog.elements)
+        r.sourceBytes = sog.fileBytes
+        r.warnings = warnings
+        return r
     }
 
     // MARK: - Decoding

@@ -14,7 +14,8 @@ public enum SceneFile {
     }
 
     /// Loads a scene file and summarises it. A folder is read as an unbundled SOG (the folder
-    /// holding `meta.json` and its images).
+    /// holding `meta.json` and its images), or a streamed SOG when it holds `lod-meta.json`
+    /// instead (whose finest level is then loaded whole: see `StreamedSOG.loadFinest`).
     public static func loadWithInfo(path: String, progress: SceneLoadProgress? = nil) throws -> (scene: LoadedScene, info: SceneInfo) {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -43,6 +44,19 @@ public enum SceneFile {
     public static func load(data: Data, name: String, format: SceneFormat? = nil,
                             progress: SceneLoadProgress? = nil) throws -> LoadedScene {
         try loadWithInfo(data: data, name: name, format: format, directory: nil, progress: progress).scene
+    }
+
+    /// Summarises a scene file. Like `loadWithInfo(path:)`, except that a streamed SOG
+    /// (`lod-meta.json` or its folder) is described from its metadata — levels, per-level splat
+    /// counts, chunk files, missing chunks — without decoding any chunk.
+    public static func info(path: String, progress: SceneLoadProgress? = nil) throws -> SceneInfo {
+        if StreamedSOG.metaPath(for: path) != nil {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let sog = try StreamedSOG.open(path)
+            let secs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            return SceneInfo(path: path, streamed: sog, seconds: secs)
+        }
+        return try loadWithInfo(path: path, progress: progress).info
     }
 
     /// Loads bytes and summarises them; `directory` lets OBJ files find their .mtl and textures.

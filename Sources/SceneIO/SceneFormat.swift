@@ -33,7 +33,7 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
     /// Detects the format from the first bytes (magic numbers and headers), using the file
     /// name's extension only where bytes are ambiguous (.splat has no magic; OBJ and STL text).
     /// A ZIP (`PK\u{3}\u{4}`) is a bundled SOG; JSON in a file named `meta.json` (or
-    /// `lod-meta.json`, which the SOG reader declines by name) is an unbundled SOG's.
+    /// `lod-meta.json`, a streamed SOG's top level) is an unbundled SOG's.
     /// - Parameters:
     ///   - bytes: the whole file (or at least its first kilobytes and its length).
     ///   - name: file name or path, for the extension hint.

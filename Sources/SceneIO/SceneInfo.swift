@@ -61,6 +61,17 @@ public struct SceneInfo: Sendable, Codable, Equatable {
         if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x + 0, b.min.y + 0, b.min.z + 0]; boundsMax = [b.max.x + 0, b.max.y + 0, b.max.z + 0] }
     }
 
+    /// A streamed SOG described from its metadata: `count` is level 0's splats, the elements are
+    /// the levels, nothing is decoded (`bytesInMemory` 0).
+    init(path: String, streamed sog: StreamedSOG, seconds: Double) {
+        self.path = path; fileBytes = sog.fileBytes; format = .sog; variant = sog.variant
+        version = sog.version.map(String.init) ?? ""; kind = "splats"; elements = sog.elements
+        count = sog.splatCount(level: 0); triangles = 0; shDegree = sog.shDegree; antialiased = nil
+        warnings = sog.warnings; bytesInMemory = 0; loadSeconds = seconds
+        let b = sog.bounds
+        if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x + 0, b.min.y + 0, b.min.z + 0]; boundsMax = [b.max.x + 0, b.max.y + 0, b.max.z + 0] }
+    }
+
     /// Human-readable multi-line summary.
     public var text: String {
         var s = "\(path)\n"
@@ -73,9 +84,15 @@ public struct SceneInfo: Sendable, Codable, Equatable {
             func f(_ v: [Float]) -> String { v.map { String(format: "%.4g", $0) }.joined(separator: ", ") }
             s += "  bounds:   (\(f(lo))) … (\(f(hi)))\n"
         }
-        s += "  file:     \(fileBytes) bytes; in memory \(bytesInMemory) bytes\n"
-        let mbps = loadSeconds > 0 ? Double(fileBytes) / loadSeconds / 1e6 : 0
-        s += String(format: "  loaded in %.3f s (%.0f MB/s)\n", loadSeconds, mbps)
+        if variant.hasPrefix("streamed SOG") && bytesInMemory == 0 {
+            // Described from lod-meta.json and the chunks' meta.json: nothing decoded.
+            s += "  file:     \(fileBytes) bytes (lod-meta.json and its chunks); no chunk decoded\n"
+            s += String(format: "  metadata read in %.3f s\n", loadSeconds)
+        } else {
+            s += "  file:     \(fileBytes) bytes; in memory \(bytesInMemory) bytes\n"
+            let mbps = loadSeconds > 0 ? Double(fileBytes) / loadSeconds / 1e6 : 0
+            s += String(format: "  loaded in %.3f s (%.0f MB/s)\n", loadSeconds, mbps)
+        }
         for e in elements {
             s += "  element \(e.name) \(e.count)\n"
             for p in e.properties.prefix(100) { s += "    \(p)\n" }

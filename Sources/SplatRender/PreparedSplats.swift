@@ -11,8 +11,13 @@ import Foundation
 import RenderCore
 
 /// A `SplatCloud` converted for `SplatRenderer`: world-space covariances, pre-folded base
-/// colour and half-precision SH, laid out for 8-wide SIMD. Immutable after creation; safe to
-/// share between renderers.
+/// colour and half-precision SH, laid out for 8-wide SIMD. A prepared cloud (`init(_:)`,
+/// `init(_:range:shDegree:)`) is immutable after creation and safe to share between renderers.
+///
+/// An *assembly* (`init(assemblyCapacity:shDegree:)`) is instead a reusable frame buffer that
+/// `assemble(_:)` refills, by plain copies, from prepared blocks — how a level-of-detail scene
+/// builds each frame's splats from the ranges it chose without re-preparing or reallocating
+/// (it grows only when a selection needs more room). Its owner refills it between renders only.
 public final class PreparedSplats: @unchecked Sendable {
     /// Field indices into `fields` (each an array of `paddedCount` Floats).
     enum Field: Int, CaseIterable {
@@ -20,28 +25,39 @@ public final class PreparedSplats: @unchecked Sendable {
     }
     static let fieldCount = Field.allCases.count
 
-    /// Number of splats.
-    public let count: Int
+    /// Number of splat slots the renderer walks. For an assembly this includes the opacity-0
+    /// padding that rounds each block up to a multiple of 8 (culled at once, never drawn).
+    public private(set) var count: Int
     /// `count` rounded up to a multiple of 8.
-    let paddedCount: Int
+    private(set) var paddedCount: Int
     /// SH degree used for colour (0…3).
     public let shDegree: Int
     /// Rest coefficients per channel (0, 3, 8 or 15).
     public let restCount: Int
     /// Axis-aligned bounds of the centres (world space, metres).
-    public let bounds: Bounds
-    let fields: UnsafeMutablePointer<Float>
-    /// Floats between consecutive fields (`paddedCount`, at least 8).
-    let fieldStride: Int
-    let rest: UnsafeMutablePointer<Float16>
+    public private(set) var bounds: Bounds
+    private(set) var fields: UnsafeMutablePointer<Float>
+    /// Floats between consecutive fields (`paddedCount`, at least 8; an assembly's capacity).
+    private(set) var fieldStride: Int
+    private(set) var rest: UnsafeMutablePointer<Float16>
 
     /// Converts `cloud` (O(n), single-threaded; ~150 ms per million splats in release).
-    public init(_ cloud: SplatCloud) {
-        count = cloud.count
+    public convenience init(_ cloud: SplatCloud) {
+        self.init(cloud, range: 0..<cloud.count)
+    }
+
+    /// Converts splats `range` of `cloud` (O(range.count)). SH rest coefficients are taken at
+    /// `shDegree` (default: the cloud's, at most 3): bands the cloud lacks are zero.
+    /// - Precondition: `range` lies inside the cloud.
+    public init(_ cloud: SplatCloud, range: Range<Int>, shDegree: Int? = nil) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= cloud.count, "range outside the cloud")
+        count = range.count
         paddedCount = (count + 7) / 8 * 8
-        shDegree = min(3, max(0, cloud.shDegree))   // degree 4: bands 0–3, the first 15 of each splat's 24
-        restCount = SplatCloud.restCount(degree: shDegree)
-        bounds = cloud.bounds
+        self.shDegree = min(3, max(0, shDegree ?? cloud.shDegree))   // degree 4: bands 0–3, the first 15 of each splat's 24
+        restCount = SplatCloud.restCount(degree: self.shDegree)
+        var b = Bounds.empty
+        for i in range { b = b.including(cloud.positions[i]) }
+        bounds = b
         let total = max(8, paddedCount)
         fieldStride = total
         fields = .allocate(capacity: Self.fieldCount * total)
@@ -52,30 +68,82 @@ public final class PreparedSplats: @unchecked Sendable {
         let (px, py, pz, op) = (f(.x), f(.y), f(.z), f(.opacity))
         let (sxx, sxy, sxz, syy, syz, szz) = (f(.sxx), f(.sxy), f(.sxz), f(.syy), f(.syz), f(.szz))
         let (red, green, blue, tau) = (f(.red), f(.green), f(.blue), f(.tau))
-        let srcRest = cloud.shRestCount, k3 = restCount * 3
+        let srcRest = cloud.shRestCount, k3 = restCount * 3, copied = min(k3, srcRest * 3)
+        let base = range.lowerBound
         cloud.shRest.withUnsafeBufferPointer { sr in
             for i in 0..<count {
-                let p = cloud.positions[i], s = cloud.scales[i]
+                let src = base + i
+                let p = cloud.positions[src], s = cloud.scales[src]
                 px[i] = p.x; py[i] = p.y; pz[i] = p.z
-                op[i] = cloud.opacities[i]
-                let (c0, c1, c2) = cloud.rotations[i].normalized.rotationColumns
+                op[i] = cloud.opacities[src]
+                let (c0, c1, c2) = cloud.rotations[src].normalized.rotationColumns
                 // M = R·S (columns scaled); Σ = M·Mᵀ.
                 let m0 = c0 * s.x, m1 = c1 * s.y, m2 = c2 * s.z
                 func sig(_ a: Int, _ b: Int) -> Float { m0[a] * m0[b] + m1[a] * m1[b] + m2[a] * m2[b] }
                 sxx[i] = sig(0, 0); sxy[i] = sig(0, 1); sxz[i] = sig(0, 2)
                 syy[i] = sig(1, 1); syz[i] = sig(1, 2); szz[i] = sig(2, 2)
-                let dc = cloud.dc[i]
+                let dc = cloud.dc[src]
                 red[i] = SphericalHarmonics.c0 * dc.x + 0.5
                 green[i] = SphericalHarmonics.c0 * dc.y + 0.5
                 blue[i] = SphericalHarmonics.c0 * dc.z + 0.5
                 tau[i] = Self.alphaExponent(opacity: op[i])
                 let group = i / 8, lane = i % 8
-                for j in 0..<k3 {  // j = k·3 + c, the cloud's own (channel innermost) order
-                    let v = sr[i * srcRest * 3 + j]
+                for j in 0..<copied {  // j = k·3 + c, the cloud's own (channel innermost) order
+                    let v = sr[src * srcRest * 3 + j]
                     rest[(group * k3 + j) * 8 + lane] = Float16(min(max(v, -65504), 65504))
                 }
             }
         }
+    }
+
+    /// An empty assembly with room for `assemblyCapacity` splat slots (it grows on demand).
+    public init(assemblyCapacity: Int, shDegree: Int) {
+        count = 0; paddedCount = 0
+        self.shDegree = min(3, max(0, shDegree))
+        restCount = SplatCloud.restCount(degree: self.shDegree)
+        bounds = .empty
+        fieldStride = max(8, (assemblyCapacity + 7) / 8 * 8)
+        fields = .allocate(capacity: Self.fieldCount * fieldStride)
+        rest = .allocate(capacity: max(1, fieldStride * restCount * 3))
+    }
+
+    /// Bytes this object holds (fields and SH), for cache accounting.
+    public var bytes: Int { Self.fieldCount * fieldStride * 4 + max(1, fieldStride * restCount * 3) * 2 }
+
+    /// Splat slots an assembly holds without growing.
+    public var capacity: Int { fieldStride }
+
+    /// Refills this assembly with `blocks`, one after the other, each padded to a multiple of 8
+    /// slots (their padding has opacity 0): `count` becomes the sum of their `paddedCount`s. Plain
+    /// memory copies, O(total); grows (reallocates, 1.5× at least) only when the total exceeds
+    /// `capacity`, so a steady selection allocates nothing.
+    /// - Precondition: every block has this assembly's SH degree.
+    public func assemble<C: Collection>(_ blocks: C) where C.Element == PreparedSplats {
+        let total = blocks.reduce(0) { $0 + $1.paddedCount }
+        if total > fieldStride {
+            let newStride = max((total + 7) / 8 * 8, fieldStride + fieldStride / 2 / 8 * 8)
+            fields.deallocate(); rest.deallocate()
+            fieldStride = newStride
+            fields = .allocate(capacity: Self.fieldCount * newStride)
+            rest = .allocate(capacity: max(1, newStride * restCount * 3))
+        }
+        let k3 = restCount * 3
+        var at = 0
+        var b = Bounds.empty
+        for block in blocks {
+            precondition(block.restCount == restCount, "assembled blocks must share the SH degree")
+            let n = block.paddedCount
+            guard n > 0 else { continue }
+            for f in 0..<Self.fieldCount {
+                (fields + f * fieldStride + at).update(from: block.fields + f * block.fieldStride, count: n)
+            }
+            if k3 > 0 { (rest + at * k3).update(from: block.rest, count: n * k3) }
+            if !block.bounds.isEmpty { b = b.including(block.bounds.min).including(block.bounds.max) }
+            at += n
+        }
+        count = at
+        paddedCount = at
+        bounds = b
     }
 
     /// ln(255·opacity) rounded up slightly (0 when opacity < 1/255): pixels whose exponent

@@ -40,6 +40,16 @@ public enum OptionParsing {
         return (w, h)
     }
 
+    /// `--splat-budget`: a splat count (`150000`, `150k`, `1.5M`), or `none`/`off` for no budget (nil).
+    public static func splatBudget(_ s: String, option: String = "--splat-budget") throws -> Int? {
+        let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+        if t == "none" || t == "off" { return nil }
+        guard let n = BenchmarkSceneFactory.parseCount(t), n >= 1, n <= 1_000_000_000 else {
+            throw ViewerError.badOption(name: option, value: s, reason: "expected a splat count ≥ 1 (e.g. 150k) or none")
+        }
+        return n
+    }
+
     /// "W,H" screen size in millimetres → metres; each 10 mm…20 m.
     public static func screenMillimetres(_ s: String, option: String = "--screen-mm") throws -> ScreenGeometry {
         let parts = s.lowercased().split(whereSeparator: { $0 == "," || $0 == "x" }).map { $0.trimmingCharacters(in: .whitespaces) }

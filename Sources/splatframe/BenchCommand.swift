@@ -37,6 +37,7 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
     @OptionGroup var room: RoomOptions
+    @OptionGroup var lod: LODOptionGroup
 
     func run() throws {
         try measure()
@@ -71,6 +72,7 @@ struct BenchCommand: ParsableCommand {
         base.twoSided = twoSided
         base.trackOptions = try replay.resolved()
         base.room = try room.cubeDescription(scene: scene)
+        base.lod = try lod.options()
         if let camera {
             let cam = try CameraFile.load(camera)
             if let size {
@@ -108,7 +110,7 @@ struct BenchCommand: ParsableCommand {
                 sceneCache = nil
                 let own: Bool = { if case .camera = config.eye { return true }; return false }()
                 sceneObject = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value, ownCoordinates: own, twoSided: config.twoSided,
-                                                             room: config.room)
+                                                             room: config.room, lod: config.lod)
                 sceneCache = (config.scene, sceneObject)
             }
             let r = try BenchmarkRunner.run(config, scene: sceneObject,

@@ -47,6 +47,7 @@ struct ModelOptionGroup: ParsableArguments {
     @Flag(help: "Light back faces of meshes as if they were front faces.") var twoSided = false
     @Flag(inversion: .prefixedNo, help: "Splats: Mip-Splatting-style opacity compensation against aliasing (default: as the file says — an .spz may flag it — else off, the 3DGS reference image).")
     var antialias: Bool?
+    @OptionGroup var lod: LODOptionGroup
 
     func options(defaultTwoSided: Bool = true) throws -> SceneLoader.ModelOptions {
         var o = SceneLoader.ModelOptions()
@@ -60,6 +61,26 @@ struct ModelOptionGroup: ParsableArguments {
         o.cullBackFaces = cull
         o.twoSided = twoSided || defaultTwoSided
         o.antialias = antialias
+        o.lod = try lod.options()
+        return o
+    }
+}
+
+/// Level of detail for streamed SOGs (`lod-meta.json`): `open`, `render` and `bench`.
+struct LODOptionGroup: ParsableArguments {
+    @Option(name: .customLong("splat-budget"),
+            help: "Streamed SOG (lod-meta.json): most splats a frame draws, e.g. 150k, or none (default \(LODOptions.defaultBudget)).")
+    var splatBudget: String?
+    @Option(name: .customLong("lod"), help: "Streamed SOG: draw level N everywhere (0 = finest), ignoring the budget.")
+    var lod: Int?
+
+    func options() throws -> LODOptions {
+        var o = LODOptions()
+        if let splatBudget { o.budget = try OptionParsing.splatBudget(splatBudget) }
+        if let lod {
+            guard lod >= 0, lod < 64 else { throw ViewerError.badOption(name: "--lod", value: "\(lod)", reason: "must be a level 0…63 (0 = finest)") }
+            o.forcedLevel = lod
+        }
         return o
     }
 }

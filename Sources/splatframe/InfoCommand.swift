@@ -8,7 +8,7 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info",
         abstract: "Print a scene file's format, elements, counts, bounds, SH degree, memory and load time.")
 
-    @Argument(help: "Scene file (.ply, .splat, .spz, .obj, .stl).")
+    @Argument(help: "Scene file (.ply, .splat, .spz, .sog, .obj, .stl), a SOG folder, or a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded).")
     var file: String
 
     @Flag(help: "Print JSON instead of text.")
@@ -17,7 +17,7 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let progress = TerminalProgress(label: "loading")
         do {
-            let (_, info) = try SceneFile.loadWithInfo(path: file, progress: progress.callback)
+            let info = try SceneFile.info(path: file, progress: progress.callback)
             progress.finish()
             print(json ? info.json : info.text, terminator: json ? "\n" : "")
         } catch {

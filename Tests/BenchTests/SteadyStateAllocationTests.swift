@@ -33,6 +33,24 @@ struct SteadyStateAllocationTests {
         }
     }
 
+    /// A streamed SOG: once its levels settle, a frame copies and allocates nothing (the level
+    /// choice, the step and the requests run every frame on preallocated arrays).
+    @Test("the release binary's bench of a streamed SOG allocates nothing per frame",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: release), "skipped: no release build (make test builds one)"),
+          .enabled(if: TestData.isAvailable, TestData.skipMessage))
+    func releaseBenchStreamedSOG() throws {
+        let dir = TestData.temporaryDirectory()
+        let json = dir.appendingPathComponent("bench.json")
+        let r = try BinaryLocator.run(Self.release, ["bench", TestData.path("splats/sog/playbot-lod/lod-meta.json"), "--size", "320x180",
+                                                     "--frames", "8", "--warmup", "4", "--splat-budget", "40k", "--json", json.path])
+        try #require(r.status == 0, "\(r.stderr)")
+        let obj = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+        let result = try #require((obj?["results"] as? [[String: Any]])?.first)
+        let alloc = try #require(result["allocations"] as? [String: Any])
+        #expect((alloc["callsPerFrame"] as? Double) == 0, "\(alloc)")
+        #expect((result["primitives"] as? Int).map { $0 > 0 && $0 <= 40_000 } == true, "\(result["primitives"] ?? "nil")")
+    }
+
     #if !DEBUG
     @Test("in process: meshes and splats", .enabled(if: AllocationCounter.isInterposed, "a sanitizer owns malloc"),
           arguments: ["cube", "sphere:5000", "generate:3000"])

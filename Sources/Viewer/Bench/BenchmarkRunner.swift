@@ -52,6 +52,8 @@ public struct BenchmarkConfiguration: Sendable {
     public var twoSided = false
     /// The room `cube` names (`--back clip.mp4` …); nil: the plain room.
     public var room: SceneDescription?
+    /// Streamed SOG level of detail (`--splat-budget`, `--lod`).
+    public var lod = LODOptions()
     /// Label pairing this result in `--compare`.
     public var label = "default"
     /// Head-tracking flags applied to `--track` replays (filter, recentre, axes…); `head`,
@@ -93,7 +95,7 @@ public enum BenchmarkRunner {
     public static func run(_ config: BenchmarkConfiguration, progress: ((String) -> Void)? = nil) throws -> BenchmarkResult {
         let scene = try BenchmarkSceneFactory.make(config.scene, screen: config.setup.screen.value,
                                                    ownCoordinates: { if case .camera = config.eye { return true }; return false }(),
-                                                   twoSided: config.twoSided, room: config.room)
+                                                   twoSided: config.twoSided, room: config.room, lod: config.lod)
         return try run(config, scene: scene, progress: progress)
     }
 
@@ -120,6 +122,8 @@ public enum BenchmarkRunner {
         var stageScratch = [[Double]]()
         // Scenes with video walls report their per-frame upload (Scene.advance) as a stage too.
         let advances = (scene as? MeshScene).map { !$0.videos.isEmpty } ?? false
+        // Streamed SOGs report their level-of-detail step (choose, step, request, re-assembly).
+        let lods = scene is LODSplatScene
 
         for rep in 0..<max(1, config.repeats) {
             progress?("repeat \(rep + 1)/\(max(1, config.repeats))")
@@ -130,7 +134,7 @@ public enum BenchmarkRunner {
                 let record = driver.renderFrame(from: source, index: i)
                 let a1 = AllocationCounter.snapshot()
                 if i == 0 && rep == 0 {
-                    stageNames = stageList(record.stats) + (advances ? ["advance"] : [])
+                    stageNames = stageList(record.stats) + (advances ? ["advance"] : []) + (lods ? ["lod"] : [])
                     stageScratch = stageNames.map { _ in [Double](repeating: 0, count: n) }
                     stageSamples = stageNames.map { _ in [] }
                 }
@@ -141,7 +145,8 @@ public enum BenchmarkRunner {
                 let d = a1.since(a0)
                 perFrameCalls[k] = d.calls; perFrameBytes[k] = d.bytes
                 fillStages(record.stats, into: &stageScratch, at: k)
-                if advances { stageScratch[stageScratch.count - 1][k] = record.stats.advanceMs }
+                if advances { stageScratch[stageScratch.count - (lods ? 2 : 1)][k] = record.stats.advanceMs }
+                if lods { stageScratch[stageScratch.count - 1][k] = record.stats.lodMs }
             }
             allTimes += times
             runs.append(FrameStatistics(times))

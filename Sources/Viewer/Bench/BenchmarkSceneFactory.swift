@@ -14,9 +14,11 @@ public enum BenchmarkSceneFactory {
     /// (two-sided) and `twoSided` forces it on for the room and `sphere:N` too. `room` is the
     /// room `cube` names (the command line's `--back` … options). Video walls play frame-exact:
     /// frame i of a run shows the clip at the frame clock's time, whatever the decoder's speed.
+    /// A streamed SOG loads its chunks frame-exact too (on the frame's thread) under `lod`.
     public static func make(_ name: String, screen: ScreenGeometry, ownCoordinates: Bool, twoSided: Bool = false,
-                            room: SceneDescription? = nil) throws -> Scene {
+                            room: SceneDescription? = nil, lod: LODOptions = LODOptions()) throws -> Scene {
         var options = SceneLoader.ModelOptions()
+        options.lod = lod
         options.videoPlayback = .frameExact
         options.cubeRoom = room
         if ownCoordinates || twoSided { options.twoSided = twoSided }

@@ -14,6 +14,9 @@ public struct FrameStats: Sendable, Equatable {
     /// `Scene.advance` before the frame: video frames uploaded to their textures (and, in
     /// frame-exact playback, any wait for the decoder).
     public var advanceMs: Double = 0
+    /// A streamed SOG's level-of-detail step inside `Scene.render`: choosing levels, stepping,
+    /// requesting chunks (and, in frame-exact playback, decoding them), re-assembling the splats.
+    public var lodMs: Double = 0
     /// Splat renderer stages, when the frame drew splats (stored inline: no allocation per frame).
     public var splat: SplatStageTimes?
 
@@ -27,6 +30,6 @@ public struct FrameStats: Sendable, Equatable {
     }
 
     public static func == (a: FrameStats, b: FrameStats) -> Bool {
-        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.advanceMs == b.advanceMs && a.splat == b.splat
+        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.advanceMs == b.advanceMs && a.lodMs == b.lodMs && a.splat == b.splat
     }
 }

@@ -35,9 +35,16 @@ public protocol Scene: AnyObject {
     /// steady state; it runs between frames, so it may rewrite textures the renderers read.
     /// The default does nothing.
     func advance(to time: Double)
+    /// One line for the window's HUD while the scene is still streaming in or has problems (e.g. a
+    /// streamed SOG: `LOD: loading 0_0/meta.json — 38 % of 372000 wanted splats shown · 1 chunk
+    /// unavailable: 4_0/meta.json`); nil when there is nothing to say. Cheap enough to read once a frame
+    /// (it builds a string: not on allocation-free paths). The default is nil.
+    var statusLine: String? { get }
 }
 
 extension Scene {
     /// Still scenes: nothing to advance.
     public func advance(to time: Double) {}
+    /// Nothing to report.
+    public var statusLine: String? { nil }
 }

@@ -19,6 +19,8 @@ public struct SceneLoader {
         case description(SceneDescription, SceneDescription.Walls)
         case sphere(triangles: Int)
         case model(LoadedScene, name: String, sidecar: String?)
+        /// A streamed SOG and the robust bounds of its coarsest level (the fit).
+        case streamed(StreamedSOG, fitBounds: Bounds, name: String, sidecar: String)
     }
 
     /// Options for model files.
@@ -41,6 +43,10 @@ public struct SceneLoader {
         public var videoPlayback = VideoTexture.Playback.realtime
         /// The room `cube` names (default: the plain room); the command line's room options.
         public var cubeRoom: SceneDescription?
+        /// Streamed SOG (`lod-meta.json`): the splat budget, a forced level, the cache bound. Chunks
+        /// stream in on a background thread with `.realtime` `videoPlayback` (the window), and
+        /// load on the frame's thread with `.frameExact` (render, bench, export).
+        public var lod = LODOptions()
         public init() {}
     }
 
@@ -79,6 +85,18 @@ public struct SceneLoader {
             if Self.isSceneDescription(path) {
                 let d = try SceneDescription.load(path)
                 kind = .description(d, try d.openWalls(playback: options.videoPlayback))
+            } else if let meta = StreamedSOG.metaPath(for: path) {
+                let sog = try StreamedSOG.open(meta)
+                if let l = options.lod.forcedLevel, l < 0 || l >= sog.levelCount {
+                    throw ViewerError.badOption(name: "--lod", value: "\(l)", reason: "\(meta) has levels 0…\(sog.levelCount - 1)")
+                }
+                warnings = sog.warnings
+                let (bounds, notes) = Self.streamedFitBounds(sog)
+                warnings += notes
+                progress?(1, 1)
+                let name = (path as NSString).lastPathComponent.lowercased() == "lod-meta.json"
+                    ? ((meta as NSString).deletingLastPathComponent as NSString).lastPathComponent : (path as NSString).lastPathComponent
+                kind = .streamed(sog, fitBounds: bounds, name: name, sidecar: path)
             } else {
                 let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
                 fileAntialiased = info.antialiased ?? false
@@ -94,6 +112,26 @@ public struct SceneLoader {
     public static func isSceneDescription(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent.lowercased()
         return name.hasSuffix(".json") && name != "meta.json" && !name.hasSuffix("lod-meta.json")
+    }
+
+    /// The bounds a streamed SOG is fitted by: the robust bounds of its coarsest level (decoded
+    /// now — it is small, and the same whatever the eye does), else the union of its leaves' boxes.
+    static func streamedFitBounds(_ sog: StreamedSOG) -> (Bounds, [String]) {
+        var positions: [Vec3] = []
+        var notes: [String] = []
+        var loaded: [Int: SplatCloud] = [:]
+        for n in sog.nodes.indices {
+            guard let l = (0..<sog.levelCount).reversed().first(where: { sog.usableRange(node: n, level: $0) != nil }),
+                  let r = sog.usableRange(node: n, level: l), r.count <= 2_000_000 else { continue }
+            if loaded[r.chunk] == nil {
+                guard loaded.count < 16 else { break }
+                do { loaded[r.chunk] = try sog.loadChunk(r.chunk) } catch { notes.append("\(error)"); continue }
+            }
+            guard let cloud = loaded[r.chunk], r.offset + r.count <= cloud.count else { continue }
+            positions += cloud.positions[r.indices]
+        }
+        let robust = RobustBounds.of(positions)
+        return (robust.isEmpty ? sog.bounds : robust, notes)
     }
 
     /// Parses counts like `150000`, `150k`, `1M`.
@@ -114,6 +152,8 @@ public struct SceneLoader {
             built = Self.sphereScene(triangles: n, screen: screen)
         case let .model(loaded, name, sidecar):
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen)
+        case let .streamed(sog, bounds, name, sidecar):
+            return try streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen)
         }
         if options.twoSidedBuiltIns {
             for i in built.items.indices { built.items[i].settings.twoSidedLighting = true }
@@ -126,7 +166,25 @@ public struct SceneLoader {
         if case let .model(loaded, name, sidecar) = kind {
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen).ownCoordinatesCopy()
         }
+        if case let .streamed(sog, bounds, name, sidecar) = kind {
+            let s = try streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, room: false)
+            s.ownCoordinates = true
+            return s
+        }
         return try scene(screen: screen)
+    }
+
+    /// A streamed SOG placed like a splat model (the same fit and placement defaults).
+    private func streamedScene(_ sog: StreamedSOG, fitBounds: Bounds, name: String, sidecar: String, screen: ScreenGeometry,
+                               room: Bool? = nil) throws -> LODSplatScene {
+        let saved = try Placement.load(sidecarFor: sidecar)
+        let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .negY)
+        let fit = SceneFit(bounds: fitBounds, screen: screen, depth: screen.width)
+        let roomMesh = (room ?? options.room) ? CubeRoom(screen: screen, showTargets: false).mesh() : nil
+        let scene = LODSplatScene(name: name, sog: sog, fit: fit, placement: placement, room: roomMesh, options: options.lod,
+                                  realtime: options.videoPlayback == .realtime)
+        scene.antialias = options.antialias ?? false
+        return scene
     }
 
     private func modelScene(_ loaded: LoadedScene, name: String, sidecar: String?, screen: ScreenGeometry) throws -> ModelScene {

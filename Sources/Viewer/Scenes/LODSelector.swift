@@ -1,0 +1,264 @@
+// LODSelector — which level of detail each leaf of a streamed SOG wants for a camera, under a
+// splat budget, and the walk of what is shown towards it (at most one level per leaf per frame).
+import Foundation
+import RenderCore
+import SceneIO
+
+/// Level-of-detail choice for a streamed SOG's leaves. Pure bookkeeping over arrays sized once in
+/// `init`: `choose` and `step` allocate nothing. `choose` is O(leaves × levels), times ~30 when the
+/// budget binds (the bisection); `step` O(leaves × levels).
+///
+/// **The heuristic: splats about a pixel apart.**
+/// - Level ℓ of leaf n holds c(n,ℓ) splats spread over the leaf's bound. Captured splats lie on
+///   surfaces, so their typical spacing is s(n,ℓ) = √(A_n / c(n,ℓ)), A_n the surface area of the
+///   leaf's box (model units).
+/// - From the eye (in the model's frame) at distance d_n from the box (its nearest point; 0 when
+///   the eye is inside) and a focal length of f pixels (the larger of the projection's two), that
+///   spacing spans p(n,ℓ) = f·s(n,ℓ)/d_n pixels.
+/// - A leaf wants the coarsest level with p ≤ T, T = `pixelThreshold` (1 px): splats about a pixel
+///   apart are the finest detail the pixel grid can show, so finer levels add cost and no picture.
+///   When no level is that fine (the eye close, or inside the box) it wants its finest level.
+/// - A leaf wholly outside the view frustum wants its coarsest level (cheap, and ready when the
+///   head turns).
+/// - Budget B: when the wanted levels hold more than B splats, T is raised, the same for every
+///   leaf in view, to the smallest T′ whose selection fits (bisection on log T′): every leaf is
+///   coarsened to the same on-screen spacing, the greedy optimum for that error. If even the
+///   coarsest levels exceed B, every leaf takes its coarsest.
+/// - A forced level (`--lod N`) overrides all of this: every leaf wants N (or the usable level
+///   nearest to it), whatever the budget.
+/// Levels without a usable range (absent from the file, or their chunk missing or failed) are
+/// never chosen.
+public final class LODSelector {
+    /// Leaves and levels.
+    public let nodeCount: Int, levelCount: Int
+    /// Per leaf: box corners (model space) and surface area.
+    private let boxMin: [Vec3], boxMax: [Vec3]
+    /// Per (leaf, level), at `n * levelCount + ℓ`: splats (−1: no usable range) and spacing s.
+    private var counts: [Int]
+    private let spacing: [Float]
+    /// Per leaf, this frame: distance factor f/d (pixels per model unit at the leaf) and in-view flag.
+    private var pixelsPerUnit: [Float]
+    private var inView: [Bool]
+    /// Per leaf: the level it wants (−1: none usable) and the level it shows (−1: nothing yet).
+    public private(set) var wanted: [Int]
+    public private(set) var shown: [Int]
+    /// The threshold the last `choose` settled on (≥ `pixelThreshold` when the budget raised it).
+    public private(set) var effectiveThreshold: Float = 1
+
+    /// Pixels between neighbouring splats a leaf's level should not exceed.
+    public var pixelThreshold: Float = 1
+
+    /// Sets up the per-leaf tables from the file's metadata. `usableChunk[c]` false marks chunk
+    /// `c` as unusable (missing): its ranges are never chosen.
+    public init(_ sog: StreamedSOG) {
+        nodeCount = sog.nodes.count
+        levelCount = sog.levelCount
+        boxMin = sog.nodes.map(\.bounds.min)
+        boxMax = sog.nodes.map(\.bounds.max)
+        var c = [Int](repeating: -1, count: nodeCount * levelCount)
+        var s = [Float](repeating: 0, count: nodeCount * levelCount)
+        for (n, node) in sog.nodes.enumerated() {
+            let e = node.bounds.size
+            let area = max(1e-12, 2 * (e.x * e.y + e.y * e.z + e.z * e.x))
+            for l in 0..<levelCount {
+                if let r = sog.usableRange(node: n, level: l) {
+                    c[n * levelCount + l] = r.count
+                    s[n * levelCount + l] = r.count > 0 ? (area / Float(r.count)).squareRoot() : .infinity
+                }
+            }
+        }
+        counts = c; spacing = s
+        pixelsPerUnit = [Float](repeating: 0, count: nodeCount)
+        inView = [Bool](repeating: true, count: nodeCount)
+        wanted = [Int](repeating: -1, count: nodeCount)
+        shown = [Int](repeating: -1, count: nodeCount)
+        refinedIn = [UInt64](repeating: 0, count: nodeCount)
+    }
+
+    /// Splats of leaf `n` at level `l` (−1 when that level is not usable).
+    @inline(__always) public func count(_ n: Int, _ l: Int) -> Int { l >= 0 ? counts[n * levelCount + l] : 0 }
+
+    /// Whether leaf `n` has a usable level `l`.
+    @inline(__always) public func usable(_ n: Int, _ l: Int) -> Bool { l >= 0 && l < levelCount && counts[n * levelCount + l] >= 0 }
+
+    /// Marks every level whose range lies in chunk `chunk` as unusable (it failed to load).
+    public func markUnusable(chunk: Int, in sog: StreamedSOG) {
+        for (n, node) in sog.nodes.enumerated() {
+            for (l, r) in node.levels.enumerated() where r?.chunk == chunk { counts[n * levelCount + l] = -1 }
+        }
+    }
+
+    /// The finest and coarsest usable levels of leaf `n` (nil when none).
+    public func finest(_ n: Int) -> Int? { (0..<levelCount).first { usable(n, $0) } }
+    public func coarsest(_ n: Int) -> Int? { (0..<levelCount).reversed().first { usable(n, $0) } }
+
+    /// The next usable level from `l` in direction `dir` (+1 coarser, −1 finer), or nil.
+    public func next(_ n: Int, from l: Int, _ dir: Int) -> Int? {
+        var k = l + dir
+        while k >= 0 && k < levelCount { if usable(n, k) { return k }; k += dir }
+        return nil
+    }
+
+    /// Splats the `shown` levels hold.
+    public var shownSplats: Int { (0..<nodeCount).reduce(0) { $0 + max(0, count($1, shown[$1])) } }
+    /// Splats the `wanted` levels hold.
+    public var wantedSplats: Int { (0..<nodeCount).reduce(0) { $0 + max(0, count($1, wanted[$1])) } }
+
+    // MARK: - Choosing
+
+    /// Computes `wanted` for `camera` (whose view maps the model's own frame to camera space).
+    /// - Parameters:
+    ///   - budget: most splats in all (nil: no budget).
+    ///   - forced: a level every leaf wants (nil: the heuristic).
+    public func choose(camera: Camera, budget: Int?, forced: Int?) {
+        if let forced {
+            for n in 0..<nodeCount { wanted[n] = nearestUsable(n, to: forced) ?? -1 }
+            effectiveThreshold = pixelThreshold
+            return
+        }
+        let eye = camera.position
+        let fx = Float(camera.width) / 2 * abs(camera.projection[0, 0])
+        let fy = Float(camera.height) / 2 * abs(camera.projection[1, 1])
+        let f = max(fx, fy)
+        let m = camera.projection * camera.view
+        for n in 0..<nodeCount {
+            let lo = boxMin[n], hi = boxMax[n]
+            // Distance from the eye to the box (0 inside).
+            let dx = max(lo.x - eye.x, 0, eye.x - hi.x), dy = max(lo.y - eye.y, 0, eye.y - hi.y), dz = max(lo.z - eye.z, 0, eye.z - hi.z)
+            let d = (dx * dx + dy * dy + dz * dz).squareRoot()
+            pixelsPerUnit[n] = d > 0 && f.isFinite ? f / d : .infinity
+            inView[n] = Self.boxInFrustum(lo, hi, m)
+        }
+        let base = max(1e-6, pixelThreshold)
+        var total = select(threshold: base)
+        effectiveThreshold = base
+        if let budget, total > budget {
+            // Smallest threshold whose selection fits: total(t) falls as t grows.
+            var lo = log2(base), hi = lo + 1
+            var fits = false
+            for _ in 0..<64 {                                   // find an upper bracket
+                if select(threshold: exp2(hi)) <= budget { fits = true; break }
+                lo = hi; hi += 2
+                if hi > 140 { break }                            // beyond any finite spacing: all coarsest
+            }
+            if fits {
+                for _ in 0..<24 {                                 // log2 precision 2^-23·bracket
+                    let mid = (lo + hi) / 2
+                    if select(threshold: exp2(mid)) <= budget { hi = mid } else { lo = mid }
+                }
+                effectiveThreshold = exp2(hi)
+            } else {
+                effectiveThreshold = .infinity
+            }
+            total = select(threshold: effectiveThreshold)
+        }
+    }
+
+    /// Fills `wanted` for one threshold (pixels) and returns its splat total.
+    @discardableResult
+    private func select(threshold t: Float) -> Int {
+        var total = 0
+        for n in 0..<nodeCount {
+            var pick = -1
+            if !inView[n] || t == .infinity {
+                pick = coarsest(n) ?? -1
+            } else {
+                // The coarsest level whose spacing projects to ≤ t pixels, else the finest usable.
+                let k = pixelsPerUnit[n]
+                var within = -1, finestUsable = -1
+                for l in 0..<levelCount where usable(n, l) {
+                    if finestUsable < 0 { finestUsable = l }
+                    if spacing[n * levelCount + l] * k <= t { within = l }
+                }
+                pick = within >= 0 ? within : finestUsable
+            }
+            wanted[n] = pick
+            total += max(0, count(n, pick))
+        }
+        return total
+    }
+
+    /// The usable level nearest `level` (ties: the coarser), or nil when the leaf has none.
+    public func nearestUsable(_ n: Int, to level: Int) -> Int? {
+        for d in 0...levelCount {
+            if usable(n, level + d) { return level + d }
+            if usable(n, level - d) { return level - d }
+        }
+        return nil
+    }
+
+    /// True unless the box lies wholly outside one of the frustum's side or near planes
+    /// (`m` = projection·view, model → clip; plane tests in homogeneous coordinates hold for
+    /// points behind the eye too). The far plane is not tested: the splat renderer draws beyond it.
+    static func boxInFrustum(_ lo: Vec3, _ hi: Vec3, _ m: Matrix4) -> Bool {
+        // Rows of m.
+        let r0 = Vec4(m[0, 0], m[0, 1], m[0, 2], m[0, 3]), r1 = Vec4(m[1, 0], m[1, 1], m[1, 2], m[1, 3])
+        let r2 = Vec4(m[2, 0], m[2, 1], m[2, 2], m[2, 3]), r3 = Vec4(m[3, 0], m[3, 1], m[3, 2], m[3, 3])
+        @inline(__always) func outside(_ plane: Vec4) -> Bool {
+            // The box corner furthest along the plane's normal: if even it is outside, all are.
+            let p = Vec3(plane.x >= 0 ? hi.x : lo.x, plane.y >= 0 ? hi.y : lo.y, plane.z >= 0 ? hi.z : lo.z)
+            return plane.x * p.x + plane.y * p.y + plane.z * p.z + plane.w < 0
+        }
+        return !(outside(r3 + r0) || outside(r3 - r0) || outside(r3 + r1) || outside(r3 - r1) || outside(r3 + r2))
+    }
+
+    // MARK: - Stepping
+
+    /// Moves `shown` one step towards `wanted` for every leaf (see `LODSplatScene` for the rules):
+    /// - nothing shown yet: the loaded usable level nearest the wanted one (ties: coarser);
+    /// - wanted coarser: the next coarser usable level, once loaded;
+    /// - wanted finer: the next finer usable level, once loaded and while the total stays within
+    ///   `budget` (leaves whose shown level is furthest from their wanted one refine first).
+    /// A shown level that is no longer loaded (its chunk evicted or failed) counts as nothing shown.
+    /// - Parameters:
+    ///   - loadedLevels: whether leaf n's level l is in memory now, at `n * levelCount + l`.
+    ///   - immediate: jump straight to `wanted` where it is loaded (first frame of `render`).
+    /// - Returns: whether `shown` changed.
+    @discardableResult
+    public func step(budget: Int?, immediate: Bool = false, loadedLevels: [Bool]) -> Bool {
+        precondition(loadedLevels.count == nodeCount * levelCount)
+        @inline(__always) func loaded(_ n: Int, _ l: Int) -> Bool { l >= 0 && l < levelCount && loadedLevels[n * levelCount + l] }
+        var changed = false
+        // Coarsening (and first picks) first: they free budget for refinements.
+        for n in 0..<nodeCount {
+            let w = wanted[n], s = shown[n]
+            if s >= 0 && !(usable(n, s) && loaded(n, s)) { shown[n] = -1; changed = true }
+            if w < 0 { if shown[n] >= 0 { shown[n] = -1; changed = true }; continue }
+            if immediate && loaded(n, w) && shown[n] != w { shown[n] = w; changed = true; continue }
+            if shown[n] < 0 {
+                if let pick = nearestLoaded(n, to: w, loadedLevels: loadedLevels) { shown[n] = pick; changed = true }
+            } else if shown[n] < w, let c = next(n, from: shown[n], +1), loaded(n, c) {
+                shown[n] = c; changed = true
+            }
+        }
+        // Refinements, most needed first (the largest gap between shown and wanted), one level per
+        // leaf, while the total stays within the budget.
+        var total = shownSplats
+        stepID &+= 1
+        for gap in stride(from: levelCount - 1, to: 0, by: -1) {      // largest gaps first: O(levels × leaves)
+            for n in 0..<nodeCount where wanted[n] >= 0 && shown[n] - wanted[n] == gap && refinedIn[n] != stepID {
+                refinedIn[n] = stepID
+                guard let f = next(n, from: shown[n], -1), loaded(n, f) else { continue }
+                let extra = count(n, f) - count(n, shown[n])
+                if let budget, total + extra > budget { continue }
+                shown[n] = f; total += extra; changed = true
+            }
+        }
+        return changed
+    }
+
+
+    /// Per leaf: the `step` that last gave it its one refinement chance (stored, not lazy: a lazy
+    /// var's get-modify-set would copy the array on every write).
+    private var refinedIn: [UInt64]
+    private var stepID: UInt64 = 0
+
+    /// The loaded usable level nearest `level` (ties: the coarser).
+    private func nearestLoaded(_ n: Int, to level: Int, loadedLevels: [Bool]) -> Int? {
+        for d in 0...levelCount {
+            if usable(n, level + d) && loadedLevels[n * levelCount + level + d] { return level + d }
+            if usable(n, level - d) && loadedLevels[n * levelCount + level - d] { return level - d }
+        }
+        return nil
+    }
+}

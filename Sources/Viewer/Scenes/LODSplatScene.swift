@@ -1,0 +1,287 @@
+// LODSplatScene — a streamed SOG (lod-meta.json) drawn with level of detail: per leaf, per frame,
+// the level whose splats land about a pixel apart, under a splat budget, streamed in on a
+// background thread.
+import Foundation
+import RenderCore
+import SceneIO
+import SplatRender
+import TriangleRaster
+
+/// Options of a level-of-detail splat scene (`--splat-budget`, `--lod`).
+public struct LODOptions: Sendable, Equatable {
+    /// The default budget: the most splats a frame draws, sized so the window holds 30 fps at
+    /// 1280×720 on the 2-core reference machine with the playbot (README, "Streamed SOG"): there
+    /// it draws level 3 (31,000 splats) in ~27 ms a frame; the next selection up (79,041 splats,
+    /// levels 2 and 3) takes ~35 ms. Fill, not the splat count, dominates a frame's cost.
+    public static let defaultBudget = 50_000
+    /// Most splats per frame (nil: no budget — every leaf at its wanted level).
+    public var budget: Int? = LODOptions.defaultBudget
+    /// A level every leaf draws (0 = finest), overriding the heuristic and the budget.
+    public var forcedLevel: Int?
+    /// Pixels between neighbouring splats a leaf's level should not exceed (`LODSelector`).
+    public var pixelThreshold: Float = 1
+    /// Bytes of decoded chunks kept (LRU) beyond those the frame pins.
+    public var cacheBytes = 1 << 30
+    public init() {}
+}
+
+/// A streamed SOG seen through the window: placed like a `ModelScene` (the same `SceneFit` and
+/// `Placement`, the renderer working in the model's own frame), drawn with level of detail.
+///
+/// Each frame (the first `render` after `advance`, or every `render` when nothing advances it):
+/// 1. `LODSelector.choose` picks each leaf's wanted level for the camera, under the budget.
+/// 2. `LODSelector.step` moves what is shown one level per leaf towards it, using only levels
+///    already in memory: a leaf whose next level is not loaded keeps its current one; a leaf with
+///    nothing shown yet takes the loaded level nearest its wanted one (coarser on ties). So the
+///    frame never waits for I/O (`.realtime`) and a transition never pops more than one level.
+/// 3. The chunks of the shown, next and wanted levels are pinned and requested from the
+///    `LODChunkStore` (shown first, then next steps coarse to fine, then wanted levels).
+/// 4. When the shown levels changed, the frame's `PreparedSplats` is re-assembled from the
+///    prepared blocks by plain copies into a reused buffer (it grows, never shrinks); when they
+///    did not, nothing is copied and nothing allocated.
+///
+/// `.frameExact` (render, bench, export): the chunks a frame needs are decoded on the frame's own
+/// thread before it is drawn, and the first frame shows the wanted levels at once — so a frame
+/// depends on the eye path alone. Later frames still step one level per frame.
+public final class LODSplatScene: Scene {
+    public let name: String
+    public let sog: StreamedSOG
+    /// The automatic fit (robust bounds into the box).
+    public let fit: SceneFit
+    public var modelPlacement: Placement
+    /// Drawn in the file's own coordinates (camera JSON mode): no fit, no placement.
+    public var ownCoordinates = false
+    public let room: TriangleMesh?
+    public var background = Vec3(0, 0, 0)
+    /// Splats: Mip-Splatting-style opacity compensation.
+    public var antialias = false
+    public var options: LODOptions
+    public let selector: LODSelector
+    let store: LODChunkStore
+    /// Warnings from opening the file (missing chunks, ranges outside chunks…).
+    public let openWarnings: [String]
+
+    /// The frame's splats, re-assembled when the shown levels change.
+    let assembly: PreparedSplats
+    /// Scratch, sized once: chunk states, pins, requests, the pairs and blocks to assemble.
+    private var chunkState: [UInt8]
+    private var pins: [Bool]
+    private var requests: [Int]
+    private var requestCount = 0
+    /// Per (leaf, level) at `n * levels + l`: whether its chunk is in memory this frame.
+    private var levelLoaded: [Bool]
+    private var pairs: [(node: Int, level: Int)]
+    private var frameBlocks: [PreparedSplats]
+    private var stepPending = true
+    private var advanced = false
+    private var firstFrame = true
+    /// The shown levels the assembly holds (to skip re-assembly when nothing changed).
+    private var assembled: [Int]
+    /// Times: the last re-assembly (ms) and how many there were.
+    public private(set) var lastAssemblyMs: Double = 0
+    public private(set) var assemblies = 0
+    /// Failures already folded into the selector.
+    private var knownFailures: [Bool]
+
+    /// Opens the scene for `sog`, fitted by `fit`. `realtime` streams on a background thread (the
+    /// window); otherwise chunks load on the frame's thread (deterministic frames).
+    public init(name: String, sog: StreamedSOG, fit: SceneFit, placement: Placement, room: TriangleMesh? = nil,
+                options: LODOptions = LODOptions(), realtime: Bool) {
+        self.name = name; self.sog = sog; self.fit = fit; modelPlacement = placement; self.room = room
+        self.options = options
+        selector = LODSelector(sog)
+        selector.pixelThreshold = options.pixelThreshold
+        store = LODChunkStore(sog: sog, cacheBytes: options.cacheBytes, realtime: realtime)
+        openWarnings = sog.warnings
+        assembly = PreparedSplats(assemblyCapacity: min(sog.splatCount(level: 0), options.budget ?? Int.max) + 8 * sog.nodes.count,
+                                  shDegree: sog.shDegree)
+        let chunks = sog.chunks.count, nodes = sog.nodes.count
+        chunkState = [UInt8](repeating: 0, count: chunks)
+        pins = [Bool](repeating: false, count: chunks)
+        requests = [Int](repeating: 0, count: chunks)
+        pairs = []; pairs.reserveCapacity(nodes)
+        frameBlocks = []; frameBlocks.reserveCapacity(nodes)
+        assembled = [Int](repeating: -1, count: nodes)
+        levelLoaded = [Bool](repeating: false, count: nodes * sog.levelCount)
+        knownFailures = sog.chunks.map { $0.problem != nil }
+    }
+
+    deinit { store.stop() }
+
+    public var primitiveKind: PrimitiveKind { .splats }
+    /// Splats drawn by the last frame.
+    public var primitiveCount: Int { selector.shownSplats }
+
+    public var placement: Placement? {
+        get { modelPlacement }
+        set { if let newValue { modelPlacement = newValue } }
+    }
+
+    /// Model → screen-space matrix currently in effect.
+    public var modelMatrix: Matrix4 { ownCoordinates ? .identity : fit.modelMatrix(modelPlacement) }
+
+    public func advance(to time: Double) {
+        advanced = true
+        stepPending = true
+    }
+
+    public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
+        var stats = FrameStats()
+        let t0 = MonotonicClock.now()
+        target.clear(background: background)
+        stats.clearMs = (MonotonicClock.now() - t0) * 1000
+        if let room {
+            context.raster.settings = RasterSettings()
+            stats.raster += context.raster.draw(room, camera: camera, into: target)
+        }
+        // The renderer works in the model's own frame: fold the placement into the view.
+        var cam = camera
+        cam.view = camera.view * modelMatrix
+        if stepPending || !advanced {
+            let t = MonotonicClock.now()
+            update(camera: cam)
+            stepPending = false
+            stats.lodMs = (MonotonicClock.now() - t) * 1000
+        }
+        context.splats.antialias = antialias
+        stats.splat = context.splats.render(assembly, camera: cam, into: target, depthTest: room != nil)
+        stats.totalMs = (MonotonicClock.now() - t0) * 1000
+        return stats
+    }
+
+    /// One frame's choice, step, requests and (when the shown levels changed) re-assembly.
+    func update(camera: Camera) {
+        let nodes = selector.nodeCount, levels = selector.levelCount
+        store.snapshot(into: &chunkState)
+        foldFailures()
+        selector.choose(camera: camera, budget: options.budget, forced: options.forcedLevel)
+        let budget = options.forcedLevel == nil ? options.budget : nil
+
+        if !store.realtime {
+            // Frame-exact: decode what this frame's step needs first (all wanted levels on the
+            // first frame), on this thread.
+            for n in 0..<nodes {
+                let w = selector.wanted[n], s = selector.shown[n]
+                guard w >= 0 else { continue }
+                var target = w
+                if !firstFrame && s >= 0 && s != w { target = selector.next(n, from: s, s < w ? 1 : -1) ?? w }
+                let c = store.chunk(node: n, level: target)
+                if c >= 0 && chunkState[c] == 0 { store.load(c) }
+            }
+            store.snapshot(into: &chunkState)
+            foldFailures()
+        }
+        for n in 0..<nodes {
+            for l in 0..<levels {
+                let c = store.chunk(node: n, level: l)
+                levelLoaded[n * levels + l] = c >= 0 && chunkState[c] == 1
+            }
+        }
+        selector.step(budget: budget, immediate: firstFrame && !store.realtime, loadedLevels: levelLoaded)
+        firstFrame = false
+
+        // Requests, most urgent first: shown levels (kept), nothing-shown leaves' coarsest level,
+        // next steps coarse to fine, then the wanted levels; everything requested is pinned.
+        for c in pins.indices { pins[c] = false }
+        requestCount = 0
+        for n in 0..<nodes where selector.shown[n] >= 0 { addRequest(store.chunk(node: n, level: selector.shown[n])) }
+        for n in 0..<nodes where selector.shown[n] < 0 {
+            if let c = selector.coarsest(n) { addRequest(store.chunk(node: n, level: c)) }
+        }
+        for level in stride(from: levels - 1, through: 0, by: -1) {
+            for n in 0..<nodes {
+                let s = selector.shown[n], w = selector.wanted[n]
+                guard s >= 0, w >= 0, s != w, selector.next(n, from: s, s < w ? 1 : -1) == level else { continue }
+                addRequest(store.chunk(node: n, level: level))
+            }
+        }
+        for n in 0..<nodes where selector.wanted[n] >= 0 { addRequest(store.chunk(node: n, level: selector.wanted[n])) }
+        store.request(requests[0..<requestCount], pins: pins)
+
+        // Re-assemble only when the shown levels changed.
+        if assembled != selector.shown {
+            let t = MonotonicClock.now()
+            pairs.removeAll(keepingCapacity: true)
+            for n in 0..<nodes where selector.shown[n] >= 0 { pairs.append((n, selector.shown[n])) }
+            frameBlocks.removeAll(keepingCapacity: true)
+            store.blocks(pairs[...], into: &frameBlocks)
+            assembly.assemble(frameBlocks)
+            frameBlocks.removeAll(keepingCapacity: true)
+            for n in 0..<nodes { assembled[n] = selector.shown[n] }
+            lastAssemblyMs = (MonotonicClock.now() - t) * 1000
+            assemblies += 1
+        }
+    }
+
+    /// Pins chunk `c` and appends it to this frame's requests (once).
+    private func addRequest(_ c: Int) {
+        guard c >= 0, !pins[c] else { return }
+        pins[c] = true
+        requests[requestCount] = c
+        requestCount += 1
+    }
+
+    /// Marks levels of chunks that failed since the last frame as unusable.
+    private func foldFailures() {
+        for c in chunkState.indices where chunkState[c] == 2 && !knownFailures[c] {
+            knownFailures[c] = true
+            selector.markUnusable(chunk: c, in: sog)
+        }
+    }
+
+    // MARK: - Status
+
+    /// Chunks that could not be read (missing, unreadable, ranges outside), one line each.
+    public var problems: [String] {
+        var out = openWarnings
+        for (c, f) in store.failures.enumerated() where f != nil && sog.chunks[c].problem == nil { out.append(f!) }
+        return out
+    }
+
+    /// Whether every leaf shows the level it wants and nothing it wants is still loading.
+    public var isSettled: Bool { selector.shown == selector.wanted }
+
+    /// Fraction of the wanted splats that are shown at their wanted level (1 when settled).
+    public var progress: Double {
+        let want = selector.wantedSplats
+        guard want > 0 else { return 1 }
+        var have = 0
+        for n in 0..<selector.nodeCount where selector.shown[n] == selector.wanted[n] { have += max(0, selector.count(n, selector.shown[n])) }
+        return Double(have) / Double(want)
+    }
+
+    /// A line for the window's HUD while the scene streams in or when chunks are missing; nil when
+    /// there is nothing to say. E.g. `LOD: loading 0_0/meta.json — 38 % of 372,000 wanted splats shown
+    /// (1 chunk pending) · 1 chunk unavailable: 4_0/meta.json`.
+    public var statusLine: String? {
+        var parts: [String] = []
+        if !isSettled {
+            let p = store.progress()
+            var s = "LOD: "
+            if let c = p.loading { s += "loading \(sog.chunks[c].name) — " }
+            s += String(format: "%.0f %% of %d wanted splats shown", progress * 100, selector.wantedSplats)
+            if p.pending > 0 { s += " (\(p.pending) chunk\(p.pending == 1 ? "" : "s") pending)" }
+            parts.append(s)
+        }
+        let missing = sog.chunks.indices.filter { c in
+            sog.chunks[c].level != nil && (sog.chunks[c].problem != nil || knownFailures[c])
+        }
+        if !missing.isEmpty {
+            parts.append("\(missing.count) chunk\(missing.count == 1 ? "" : "s") unavailable: "
+                         + missing.prefix(3).map { sog.chunks[$0].name }.joined(separator: ", ") + (missing.count > 3 ? ", …" : ""))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// The shown level of each leaf, e.g. "L3 L3" (tests, logs).
+    public var shownLevels: [Int] { selector.shown }
+    public var wantedLevels: [Int] { selector.wanted }
+
+    /// This scene in its own coordinates (camera JSON mode), sharing nothing mutable.
+    func ownCoordinatesCopy(realtime: Bool) -> LODSplatScene {
+        let s = LODSplatScene(name: name, sog: sog, fit: fit, placement: modelPlacement, room: nil, options: options, realtime: realtime)
+        s.ownCoordinates = true
+        s.antialias = antialias
+        return s
+    }
+}
