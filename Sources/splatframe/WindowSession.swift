@@ -415,6 +415,7 @@ final class WindowSession {
             String(format: "screen %.3f×%.3f m  %@  %d %@", s.width, s.height, scene.name, scene.primitiveCount, scene.primitiveKind.rawValue),
         ]
         if let status = tracking.source.statusSummary { lines.append(status) }
+        if let status = scene.statusLine { lines.append(status) }
         if !stats.stages.isEmpty {
             lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name, $0.ms) }.joined(separator: "  ") + " ms")
         } else if stats.raster.trianglesIn > 0 {
