@@ -18,3 +18,19 @@ public final class RenderContext: @unchecked Sendable {
         raster = TriangleRasterizer(threads: self.threads)
     }
 }
+
+extension RenderContext {
+    /// The start every model scene's frame shares: clear `target` to `background` (timed as
+    /// `clearMs`) and draw the cube `room` around the model, when there is one.
+    func beginFrame(_ target: Framebuffer, background: Vec3, room: TriangleMesh?, camera: Camera) -> FrameStats {
+        var stats = FrameStats()
+        let t0 = MonotonicClock.now()
+        target.clear(background: background)
+        stats.clearMs = (MonotonicClock.now() - t0) * 1000
+        if let room {
+            raster.settings = RasterSettings()
+            stats.raster += raster.draw(room, camera: camera, into: target)
+        }
+        return stats
+    }
+}

@@ -126,14 +126,8 @@ public final class LODSplatScene: Scene {
     }
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
-        var stats = FrameStats()
         let t0 = MonotonicClock.now()
-        target.clear(background: background)
-        stats.clearMs = (MonotonicClock.now() - t0) * 1000
-        if let room {
-            context.raster.settings = RasterSettings()
-            stats.raster += context.raster.draw(room, camera: camera, into: target)
-        }
+        var stats = context.beginFrame(target, background: background, room: room, camera: camera)
         // The renderer works in the model's own frame: fold the placement into the view.
         var cam = camera
         cam.view = camera.view * modelMatrix

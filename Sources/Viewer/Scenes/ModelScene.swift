@@ -54,14 +54,8 @@ public final class ModelScene: Scene {
     public var modelMatrix: Matrix4 { ownCoordinates ? .identity : fit.modelMatrix(modelPlacement) }
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
-        var stats = FrameStats()
         let t0 = MonotonicClock.now()
-        target.clear(background: background)
-        stats.clearMs = (MonotonicClock.now() - t0) * 1000
-        if let room {
-            context.raster.settings = RasterSettings()
-            stats.raster += context.raster.draw(room, camera: camera, into: target)
-        }
+        var stats = context.beginFrame(target, background: background, room: room, camera: camera)
         let model = modelMatrix
         switch content {
         case let .mesh(mesh, settings):
