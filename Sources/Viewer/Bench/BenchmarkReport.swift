@@ -15,6 +15,9 @@ public enum BenchmarkReport {
         for s in r.stages {
             line(row("  " + s.name, [s.mean, s.median, s.p90]))
         }
+        if let w = r.splatWork {
+            line("splats visible \(w.visibleSplats), tile-splat pairs \(w.tileSplatPairs) (medians)")
+        }
         if let l = r.latency {
             line(row("latency ms", [l.mean, l.median, l.p90, l.p99, l.min, l.max]))
         }

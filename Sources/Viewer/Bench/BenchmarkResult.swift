@@ -123,6 +123,8 @@ public struct BenchmarkResult: Codable, Sendable, Equatable {
     public var latencyDefinition: String?
     /// The effective viewing and tracking settings the run used (absent in files from older builds).
     public var settings: BenchmarkSettings?
+    /// Splat scenes: how much work a frame held (medians over the measured frames).
+    public var splatWork: BenchmarkSplatWork?
 
     public init(label: String, scene: String, sceneName: String, primitiveKind: String, primitives: Int,
                 width: Int, height: Int, threads: Int, warmupFrames: Int, measuredFrames: Int, repeats: Int,
@@ -166,6 +168,18 @@ public struct BenchmarkSettings: Codable, Sendable, Equatable {
         self.screenMM = screenMM; self.screenOrigin = screenOrigin; self.configFile = configFile
         self.movementScale = movementScale; self.filter = filter; self.predictMs = predictMs
         self.recenter = recenter; self.axes = axes
+    }
+}
+
+/// How much work the splat renderer did per frame (medians over the measured frames).
+public struct BenchmarkSplatWork: Codable, Sendable, Equatable {
+    /// Splats that survived culling.
+    public var visibleSplats: Int
+    /// (16×16 tile, splat) pairs blended.
+    public var tileSplatPairs: Int
+
+    public init(visibleSplats: Int, tileSplatPairs: Int) {
+        self.visibleSplats = visibleSplats; self.tileSplatPairs = tileSplatPairs
     }
 }
 

@@ -119,6 +119,8 @@ public enum BenchmarkRunner {
         var lat = [Double](repeating: 0, count: n)
         var perFrameCalls = [UInt64](repeating: 0, count: n)
         var perFrameBytes = [UInt64](repeating: 0, count: n)
+        var visibleSplats = [Double](repeating: 0, count: n), tilePairs = [Double](repeating: 0, count: n)
+        var splatWork: [(Double, Double)] = []
         var stageScratch = [[Double]]()
         // Scenes with video walls report their per-frame upload (Scene.advance) as a stage too.
         let advances = (scene as? MeshScene).map { !$0.videos.isEmpty } ?? false
@@ -145,6 +147,8 @@ public enum BenchmarkRunner {
                 let d = a1.since(a0)
                 perFrameCalls[k] = d.calls; perFrameBytes[k] = d.bytes
                 fillStages(record.stats, into: &stageScratch, at: k)
+                visibleSplats[k] = Double(record.stats.splat?.visibleSplats ?? 0)
+                tilePairs[k] = Double(record.stats.splat?.tileSplatPairs ?? 0)
                 if advances { stageScratch[stageScratch.count - (lods ? 2 : 1)][k] = record.stats.advanceMs }
                 if lods { stageScratch[stageScratch.count - 1][k] = record.stats.lodMs }
             }
@@ -152,6 +156,7 @@ public enum BenchmarkRunner {
             runs.append(FrameStatistics(times))
             if case .track = config.eye { latencies += lat }
             for j in stageSamples.indices { stageSamples[j] += stageScratch[j] }
+            splatWork += zip(visibleSplats, tilePairs).map { ($0, $1) }
             for k in 0..<n {
                 allocCalls += perFrameCalls[k]; allocBytes += perFrameBytes[k]
                 if perFrameCalls[k] > 0 { allocFrames += 1 }
@@ -180,6 +185,10 @@ public enum BenchmarkRunner {
             latency: latencies.isEmpty ? nil : FrameStatistics(latencies),
             latencyDefinition: latencies.isEmpty ? nil : latencyDefinition)
         result.settings = try settings(of: config)
+        if splatWork.contains(where: { $0.1 > 0 }) {
+            result.splatWork = BenchmarkSplatWork(visibleSplats: Int(FrameStatistics(splatWork.map(\.0)).median),
+                                                  tileSplatPairs: Int(FrameStatistics(splatWork.map(\.1)).median))
+        }
         return result
     }
 
