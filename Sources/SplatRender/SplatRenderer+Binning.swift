@@ -47,19 +47,24 @@ struct BinWork {
 }
 
 extension SplatRenderer {
+    /// Binning's work description for `visible` depth-sorted splats (sizes the count arrays).
+    func binWork(count visible: Int, tilesX: Int, tilesY: Int) -> BinWork {
+        let tiles = tilesX * tilesY, workers = pool.count
+        return BinWork(n: visible, workers: workers, tiles: tiles, tilesX: tilesX,
+                       counts: tileCounts.reserve(workers * tiles), splats: sorted.base, list: tileRecords.base)
+    }
+
     /// Fills `tileStart[0...tiles]` and `tileRecords` (a copy of each splat's record per tile
     /// it touches, so the blender streams them instead of gathering from the sorted array);
     /// returns the number of (tile, splat) pairs and of splats binned (all visible ones unless
     /// the pairs would exceed `maxTileSplatPairs`, when only the nearest that fit are kept).
+    /// The per-worker tile counts were taken by the gather (`sortByDepth`).
     func binTiles(count visible: Int, tilesX: Int, tilesY: Int) -> (pairs: Int, binned: Int) {
         let tiles = tilesX * tilesY, workers = pool.count
-        let counts = tileCounts.reserve(workers * tiles)
+        var work = binWork(count: visible, tilesX: tilesX, tilesY: tilesY)
+        let counts = work.counts, splats = work.splats
         let start = tileStart.reserve(tiles + 1)
-        let splats = sorted.base
         var n = visible
-        var work = BinWork(n: n, workers: workers, tiles: tiles, tilesX: tilesX, counts: counts, splats: splats,
-                           list: tileRecords.base)
-        runParallel(.binCount(work))
         var total = 0
         for i in 0..<(workers * tiles) { total += Int(counts[i]) }
         if total > maxTileSplatPairs {

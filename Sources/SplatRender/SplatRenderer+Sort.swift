@@ -32,20 +32,26 @@ struct RadixWork {
     }
 }
 
-/// The gather of projected records into depth order.
+/// The gather of projected records into depth order, counting on the way how many of each
+/// worker's records every tile receives (binning's first pass: the same contiguous chunks
+/// of the depth order, so the records are counted while they are in cache).
 struct GatherWork {
     var n, workers: Int
     var order: UnsafeMutablePointer<UInt32>
     var proj, out: UnsafeMutablePointer<ProjectedSplat>
+    var bin: BinWork
 
     func run(_ w: Int) {
-        for i in SplatRenderer.chunk(w, workers, n) { out[i] = proj[Int(order[i])] }
+        let range = SplatRenderer.chunk(w, workers, n)
+        for i in range { out[i] = proj[Int(order[i])] }
+        bin.count(w)
     }
 }
 
 extension SplatRenderer {
-    /// Sorts `keysA/valsA[0..<n]` by key and gathers `projected[vals]` into `sorted`.
-    func sortByDepth(count n: Int) {
+    /// Sorts `keysA/valsA[0..<n]` by key, gathers `projected[vals]` into `sorted` and counts
+    /// the (tile, worker) pairs binning will write (see `BinWork`).
+    func sortByDepth(count n: Int, tilesX: Int, tilesY: Int) {
         let bits = SplatTunables.radixBits, buckets = 1 << bits
         let workers = pool.count
         let hist = histogram.reserve(workers * buckets)
@@ -75,6 +81,7 @@ extension SplatRenderer {
         }
         let order = srcV, proj = projected.base
         let out = sorted.reserve(max(1, n))
-        runParallel(.gather(GatherWork(n: n, workers: workers, order: order, proj: proj, out: out)))
+        let bin = binWork(count: n, tilesX: tilesX, tilesY: tilesY)
+        runParallel(.gather(GatherWork(n: n, workers: workers, order: order, proj: proj, out: out, bin: bin)))
     }
 }

@@ -2,8 +2,9 @@
 //
 // Stages, one function each (like diff-gaussian-rasterization's forward pass):
 //   preprocess  every splat in parallel: cull, 2D covariance, SH colour, conic, radius, rect
-//   sort        visible splats by depth (LSD radix on float bits; ties keep splat order)
-//   bin         count tiles per splat, prefix sums = tile ranges, duplicate into tile lists
+//   sort        visible splats by depth (LSD radix on float bits; ties keep splat order),
+//               gather the records into that order and count tiles per splat on the way
+//   bin         prefix sums = tile ranges, duplicate into tile lists
 //               — together with `sort` this is a stable sort by the 64-bit (tile, depth) key
 //   blend       per 16×16 tile, front to back, 8 pixels per SIMD lane group, early stop
 // Work is split over a fixed `WorkerPool`; every buffer lives in the renderer and is reused,
@@ -92,10 +93,10 @@ public final class SplatRenderer: @unchecked Sendable {
         }
         let visible = preprocess(splats, setup: setup)
         times.preprocess = lap()
-        sortByDepth(count: visible)
-        times.sort = lap()
         let tilesX = (setup.width + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
         let tilesY = (setup.height + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
+        sortByDepth(count: visible, tilesX: tilesX, tilesY: tilesY)
+        times.sort = lap()
         let (pairs, binned) = binTiles(count: visible, tilesX: tilesX, tilesY: tilesY)
         times.bin = lap()
         blend(tilesX: tilesX, tilesY: tilesY, setup: setup, background: camera.background,

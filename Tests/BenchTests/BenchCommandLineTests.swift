@@ -13,7 +13,7 @@ struct BenchCommandLineTests {
 
     @Test("a short bench writes a table and a well-formed JSON record", arguments: [
         (["cube"], "triangles", ["clear", "vertex", "setup+bin", "raster"]),
-        (["generate:300", "--track", track], "splats", ["preprocess", "sort", "bin", "blend"]),
+        (["generate:300", "--track", track], "splats", ["clear", "preprocess", "sort", "bin", "blend"]),
     ])
     func shortBench(args: [String], kind: String, stages: [String]) throws {
         let dir = TestData.temporaryDirectory("bench-cli")
@@ -28,6 +28,7 @@ struct BenchCommandLineTests {
         #expect(res.frameMs.count == 6 && res.runs.count == 2 && res.repeats == 2)
         #expect(res.stages.map(\.name) == stages)
         #expect((res.latency != nil) == args.contains("--track"))
+        #expect((res.splatWork != nil) == (kind == "splats"))
         #expect(res.peakResidentBytes > 0 && !res.cpu.isEmpty)
         // Comparing a result with itself pairs every metric at ratio 1.
         let c = try BinaryLocator.run(try Self.binary(), ["bench"] + args + ["--frames", "2", "--warmup", "0", "--size", "64x36", "--compare", json])

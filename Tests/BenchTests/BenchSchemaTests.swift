@@ -11,9 +11,9 @@ struct BenchSchemaTests {
     static let resultKeys = ["allocations", "build", "cores", "cpu", "date", "eye", "fps", "frame", "frameMs", "height",
                              "label", "latency", "latencyDefinition", "measuredFrames", "pathRate", "peakResidentBytes",
                              "primitiveKind", "primitives", "repeats", "runs", "scene", "sceneName", "settings",
-                             "spreadPercent", "stages", "threads", "trackFile", "warmupFrames", "width"]
+                             "splatWork", "spreadPercent", "stages", "threads", "trackFile", "warmupFrames", "width"]
     /// Keys added since v1 files were written (absent from the golden file, present in new ones).
-    static let addedKeys: Set<String> = ["settings"]
+    static let addedKeys: Set<String> = ["settings", "splatWork"]
     static let statsKeys = ["count", "max", "mean", "median", "min", "p90", "p99"]
 
     @Test func goldenFileDecodes() throws {
@@ -36,6 +36,7 @@ struct BenchSchemaTests {
         let s = FrameStatistics([1, 2, 3])
         var result = BenchmarkResultFixture.result(frameMs: [1, 2, 3], runs: [s], latency: s)
         result.settings = BenchmarkSettings(screenMM: [600, 340], screenOrigin: "default", configFile: nil, movementScale: 1)
+        result.splatWork = BenchmarkSplatWork(visibleSplats: 10, tileSplatPairs: 25)
         let doc = BenchmarkDocument(results: [result])
         let encoded = try JSONSerialization.jsonObject(with: try doc.jsonData()) as! [String: Any]
         #expect(encoded.keys.sorted() == Self.documentKeys)
@@ -44,6 +45,7 @@ struct BenchSchemaTests {
         #expect((r["frame"] as! [String: Any]).keys.sorted() == Self.statsKeys)
         #expect(((r["stages"] as! [[String: Any]])[0]).keys.sorted() == ["mean", "median", "name", "p90"])
         #expect((r["allocations"] as! [String: Any]).keys.sorted() == ["bytesPerFrame", "callsPerFrame", "framesWithAllocations", "method"])
+        #expect((r["splatWork"] as! [String: Any]).keys.sorted() == ["tileSplatPairs", "visibleSplats"])
         let back = try JSONDecoder().decode(BenchmarkDocument.self, from: try doc.jsonData())
         #expect(back == doc)
     }

@@ -22,11 +22,12 @@ public struct FrameStats: Sendable, Equatable {
 
     public init() {}
 
-    /// Named extra stages (splat preprocess/sort/bin/blend), in order; builds an array, so read
+    /// Named extra stages (splats: clear, preprocess, sort, bin, blend — blend includes the
+    /// resolve, each tile's write-out to the framebuffer), in order; builds an array, so read
     /// it outside allocation-sensitive loops.
     public var stages: [(name: String, ms: Double)] {
         guard let t = splat else { return [] }
-        return [("preprocess", t.preprocess), ("sort", t.sort), ("bin", t.bin), ("blend", t.blend)]
+        return [("clear", clearMs), ("preprocess", t.preprocess), ("sort", t.sort), ("bin", t.bin), ("blend", t.blend)]
     }
 
     public static func == (a: FrameStats, b: FrameStats) -> Bool {

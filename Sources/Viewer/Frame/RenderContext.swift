@@ -20,13 +20,24 @@ public final class RenderContext: @unchecked Sendable {
 }
 
 extension RenderContext {
-    /// The start every model scene's frame shares: clear `target` to `background` (timed as
-    /// `clearMs`) and draw the cube `room` around the model, when there is one.
-    func beginFrame(_ target: Framebuffer, background: Vec3, room: TriangleMesh?, camera: Camera) -> FrameStats {
-        var stats = FrameStats()
+    /// Clears `target` to `background` (colour) and +inf (depth) on the render threads and
+    /// returns the milliseconds it took.
+    func clear(_ target: Framebuffer, background: Vec3) -> Double {
         let t0 = MonotonicClock.now()
-        target.clear(background: background)
-        stats.clearMs = (MonotonicClock.now() - t0) * 1000
+        raster.clear(target, color: PackedColor.pack(Vec4(background.x, background.y, background.z, 1)))
+        return (MonotonicClock.now() - t0) * 1000
+    }
+
+    /// The start every model scene's frame shares: clear `target` to `background` (timed as
+    /// `clearMs`) and draw the cube `room` around the model, when there is one. Splats alone
+    /// (`splatsCoverTarget`) write every pixel's colour and depth themselves, so then there is
+    /// nothing to clear.
+    func beginFrame(_ target: Framebuffer, background: Vec3, room: TriangleMesh?, camera: Camera,
+                    splatsCoverTarget: Bool = false) -> FrameStats {
+        var stats = FrameStats()
+        if room != nil || !splatsCoverTarget || target.width != camera.width || target.height != camera.height {
+            stats.clearMs = clear(target, background: background)
+        }
         if let room {
             raster.settings = RasterSettings()
             stats.raster += raster.draw(room, camera: camera, into: target)

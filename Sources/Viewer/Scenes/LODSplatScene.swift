@@ -127,7 +127,8 @@ public final class LODSplatScene: Scene {
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
         let t0 = MonotonicClock.now()
-        var stats = context.beginFrame(target, background: background, room: room, camera: camera)
+        var stats = context.beginFrame(target, background: background, room: room, camera: camera,
+                                       splatsCoverTarget: context.splats.writesDepth)
         // The renderer works in the model's own frame: fold the placement into the view.
         var cam = camera
         cam.view = camera.view * modelMatrix

@@ -44,9 +44,7 @@ public final class MeshScene: Scene {
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
         var stats = FrameStats()
         let t0 = MonotonicClock.now()
-        target.clear(background: background)
-        let t1 = MonotonicClock.now()
-        stats.clearMs = (t1 - t0) * 1000
+        stats.clearMs = context.clear(target, background: background)
         for item in items {
             context.raster.settings = item.settings
             stats.raster += context.raster.draw(item.mesh, model: item.placement, camera: camera, into: target)

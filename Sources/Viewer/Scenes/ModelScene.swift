@@ -55,7 +55,10 @@ public final class ModelScene: Scene {
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
         let t0 = MonotonicClock.now()
-        var stats = context.beginFrame(target, background: background, room: room, camera: camera)
+        var isSplats = false
+        if case .splats = content { isSplats = true }
+        var stats = context.beginFrame(target, background: background, room: room, camera: camera,
+                                       splatsCoverTarget: isSplats && context.splats.writesDepth)
         let model = modelMatrix
         switch content {
         case let .mesh(mesh, settings):
