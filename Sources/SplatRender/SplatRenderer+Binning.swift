@@ -91,7 +91,9 @@ extension SplatRenderer {
         }
         start[tiles] = Int32(truncatingIfNeeded: running)
         var scatter = work
-        scatter.list = tileRecords.reserve(max(1, running))
+        // Room for half as many pairs again: head motion changes the count from frame to frame,
+        // and the buffer should stop growing within the warm-up, not a few hundred frames later.
+        scatter.list = tileRecords.capacity >= running ? tileRecords.base : tileRecords.reserve(max(1, running + running / 2))
         runParallel(.binScatter(scatter))
         return (running, n)
     }
