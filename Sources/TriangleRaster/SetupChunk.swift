@@ -27,7 +27,10 @@ struct SetupChunk {
 
     @inline(__always) mutating func append(_ s: TriangleSetup) {
         if count == capacity {
-            let n = capacity * 2
+            // A chunk that outgrows its first 256 goes straight to the run length (a whole run
+            // visible; clipping rarely adds more): as the eye moves, chunks take turns being the
+            // busiest, and doubling step by step kept allocating long after the warm-up.
+            let n = max(capacity * 2, RasterSettings.setupChunk)
             let p = UnsafeMutablePointer<TriangleSetup>.allocate(capacity: n)
             p.moveInitialize(from: setups, count: count)
             setups.deallocate()
@@ -60,7 +63,7 @@ struct SetupChunk {
         for t in 0..<tiles { tileStart[t + 1] += tileStart[t] }
         if entryCapacity < total {
             entries.deallocate()
-            entryCapacity = max(total, entryCapacity * 2)
+            entryCapacity = max(total + total / 2, entryCapacity * 2)  // headroom for the next views
             entries = .allocate(capacity: entryCapacity)
         }
         // Fill, using tileStart[t] as a cursor, then shift back.
