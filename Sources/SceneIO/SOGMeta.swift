@@ -63,7 +63,7 @@ struct SOGMeta {
             throw SceneIOError.badEntry(file: file, entry: entry, expected: "valid JSON", found: why)
         }
         guard let top = any as? [String: Any] else {
-            throw SceneIOError.badEntry(file: file, entry: entry, expected: "a JSON object", found: JSONObject.describe(any))
+            throw SceneIOError.badEntry(file: file, entry: entry, expected: "a JSON object", found: JSONValue.describe(any))
         }
         let root = JSONObject(fields: top, path: "", file: file, entry: entry)
 
@@ -93,17 +93,17 @@ struct SOGMeta {
             sh0 = .codebook(try sh0G.codebook())
             if let s = try root.object("shN") {
                 guard let bands = try s.int("bands"), (0...3).contains(bands) else {
-                    throw s.fail("bands", "0…3", JSONObject.describe(s.fields["bands"]))
+                    throw s.fail("bands", "0…3", JSONValue.describe(s.fields["bands"]))
                 }
                 if bands > 0 {
-                    guard let n = try s.int("count"), n >= 0 else { throw s.fail("count", "a palette size ≥ 0", JSONObject.describe(s.fields["count"])) }
+                    guard let n = try s.int("count"), n >= 0 else { throw s.fail("count", "a palette size ≥ 0", JSONValue.describe(s.fields["count"])) }
                     let f = try s.names("files", 2)
                     sh = SH(bands: bands, paletteCount: n, values: .codebook(try s.codebook()), centroidsFile: f[0], labelsFile: f[1])
                 }
             }
         } else {
             guard let shape = try means.array("shape"), let first = shape.first else { throw means.fail("shape", "[count, 3]", "nothing") }
-            guard let c = JSONObject.int(first), c >= 0 else { throw means.fail("shape[0]", "a splat count ≥ 0", JSONObject.describe(first)) }
+            guard let c = JSONValue.int(first), c >= 0 else { throw means.fail("shape[0]", "a splat count ≥ 0", JSONValue.describe(first)) }
             count = c
             scales = .lerp(mins: try scalesG.numbers("mins", 3).map(Float.init), maxs: try scalesG.numbers("maxs", 3).map(Float.init))
             sh0 = .lerp(mins: try sh0G.numbers("mins", 4).map(Float.init), maxs: try sh0G.numbers("maxs", 4).map(Float.init))
@@ -137,14 +137,92 @@ private struct JSONObject {
     let path: String
     let file: String, entry: String
 
-    /// Largest magnitude accepted for a number (keeps exp() and lerps finite).
-    static let maxMagnitude = 1e30
 
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     func fail(_ key: String, _ expected: String, _ found: String) -> SceneIOError {
         .badEntry(file: file, entry: "\(entry) \(name(key))", expected: expected, found: found)
     }
+
+
+    func object(_ key: String) throws -> JSONObject? {
+        guard let v = fields[key] else { return nil }
+        guard let o = v as? [String: Any] else { throw fail(key, "an object", JSONValue.describe(v)) }
+        return JSONObject(fields: o, path: name(key), file: file, entry: entry)
+    }
+
+    func required(_ key: String) throws -> JSONObject {
+        guard let o = try object(key) else { throw fail(key, "an object", "nothing") }
+        return o
+    }
+
+    func array(_ key: String) throws -> [Any]? {
+        guard let v = fields[key] else { return nil }
+        guard let a = v as? [Any] else { throw fail(key, "an array", JSONValue.describe(v)) }
+        return a
+    }
+
+    func int(_ key: String) throws -> Int? {
+        guard let v = fields[key] else { return nil }
+        guard let i = JSONValue.int(v) else { throw fail(key, "an integer", JSONValue.describe(v)) }
+        return i
+    }
+
+    func number(_ key: String) throws -> Double? {
+        guard let v = fields[key] else { return nil }
+        guard let d = (v as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= JSONValue.maxMagnitude else {
+            throw fail(key, "a finite number", JSONValue.describe(v))
+        }
+        return d
+    }
+
+    /// Exactly `n` finite numbers.
+    func numbers(_ key: String, _ n: Int) throws -> [Double] {
+        guard let a = try array(key), a.count == n else { throw fail(key, "\(n) numbers", JSONValue.describe(fields[key])) }
+        return try a.enumerated().map { i, v in
+            guard let d = (v as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= JSONValue.maxMagnitude else {
+                throw fail("\(key)[\(i)]", "a finite number", JSONValue.describe(v))
+            }
+            return d
+        }
+    }
+
+    /// At least `n` file names (the first `n` are returned), each a plain relative name.
+    func names(_ key: String, _ n: Int) throws -> [String] {
+        guard let a = try array(key), a.count >= n else {
+            throw fail(key, "\(n) file name\(n > 1 ? "s" : "")", JSONValue.describe(fields[key]))
+        }
+        return try a.prefix(n).map { v in
+            guard let s = v as? String else { throw fail(key, "file names", JSONValue.describe(v)) }
+            try SOGMeta.checkName(s, field: name(key), file: file, entry: entry)
+            return s
+        }
+    }
+
+    /// The 256-entry `codebook`, a null first entry patched as the engine does.
+    func codebook() throws -> [Float] {
+        guard let a = try array("codebook"), a.count == 256 else {
+            throw fail("codebook", "256 entries", JSONValue.describe(fields["codebook"]))
+        }
+        var v: [Double?] = try a.enumerated().map { i, x in
+            if x is NSNull { return nil }
+            guard let d = (x as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= JSONValue.maxMagnitude else {
+                throw fail("codebook[\(i)]", "a finite number", JSONValue.describe(x))
+            }
+            return d
+        }
+        if v[0] == nil, let a = v[1], let b = v[255] { v[0] = a + (a - b) / 255 }
+        return try v.enumerated().map { i, x in
+            guard let x else { throw fail("codebook[\(i)]", "a number", "null") }
+            return Float(x)
+        }
+    }
+}
+
+/// Helpers for reading parsed JSON (`JSONSerialization` values) in SOG and streamed-SOG meta files.
+enum JSONValue {
+    /// Largest magnitude accepted for a number (keeps exp() and lerps finite).
+    static let maxMagnitude = 1e30
 
     /// A short description of a JSON value for "found" fields.
     static func describe(_ v: Any?) -> String {
@@ -159,79 +237,6 @@ private struct JSONObject {
         }
     }
 
-    /// An integer-valued number, else nil.
-    static func int(_ v: Any) -> Int? { (v as? NSNumber).flatMap { exactInt($0.doubleValue) } }
-
-    func object(_ key: String) throws -> JSONObject? {
-        guard let v = fields[key] else { return nil }
-        guard let o = v as? [String: Any] else { throw fail(key, "an object", Self.describe(v)) }
-        return JSONObject(fields: o, path: name(key), file: file, entry: entry)
-    }
-
-    func required(_ key: String) throws -> JSONObject {
-        guard let o = try object(key) else { throw fail(key, "an object", "nothing") }
-        return o
-    }
-
-    func array(_ key: String) throws -> [Any]? {
-        guard let v = fields[key] else { return nil }
-        guard let a = v as? [Any] else { throw fail(key, "an array", Self.describe(v)) }
-        return a
-    }
-
-    func int(_ key: String) throws -> Int? {
-        guard let v = fields[key] else { return nil }
-        guard let i = Self.int(v) else { throw fail(key, "an integer", Self.describe(v)) }
-        return i
-    }
-
-    func number(_ key: String) throws -> Double? {
-        guard let v = fields[key] else { return nil }
-        guard let d = (v as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= Self.maxMagnitude else {
-            throw fail(key, "a finite number", Self.describe(v))
-        }
-        return d
-    }
-
-    /// Exactly `n` finite numbers.
-    func numbers(_ key: String, _ n: Int) throws -> [Double] {
-        guard let a = try array(key), a.count == n else { throw fail(key, "\(n) numbers", Self.describe(fields[key])) }
-        return try a.enumerated().map { i, v in
-            guard let d = (v as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= Self.maxMagnitude else {
-                throw fail("\(key)[\(i)]", "a finite number", Self.describe(v))
-            }
-            return d
-        }
-    }
-
-    /// At least `n` file names (the first `n` are returned), each a plain relative name.
-    func names(_ key: String, _ n: Int) throws -> [String] {
-        guard let a = try array(key), a.count >= n else {
-            throw fail(key, "\(n) file name\(n > 1 ? "s" : "")", Self.describe(fields[key]))
-        }
-        return try a.prefix(n).map { v in
-            guard let s = v as? String else { throw fail(key, "file names", Self.describe(v)) }
-            try SOGMeta.checkName(s, field: name(key), file: file, entry: entry)
-            return s
-        }
-    }
-
-    /// The 256-entry `codebook`, a null first entry patched as the engine does.
-    func codebook() throws -> [Float] {
-        guard let a = try array("codebook"), a.count == 256 else {
-            throw fail("codebook", "256 entries", Self.describe(fields["codebook"]))
-        }
-        var v: [Double?] = try a.enumerated().map { i, x in
-            if x is NSNull { return nil }
-            guard let d = (x as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= Self.maxMagnitude else {
-                throw fail("codebook[\(i)]", "a finite number", Self.describe(x))
-            }
-            return d
-        }
-        if v[0] == nil, let a = v[1], let b = v[255] { v[0] = a + (a - b) / 255 }
-        return try v.enumerated().map { i, x in
-            guard let x else { throw fail("codebook[\(i)]", "a number", "null") }
-            return Float(x)
-        }
-    }
+    /// An integer-valued JSON number, else nil.
+    static func int(_ v: Any?) -> Int? { (v as? NSNumber).flatMap { exactInt($0.doubleValue) } }
 }

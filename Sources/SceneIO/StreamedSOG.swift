@@ -152,19 +152,19 @@ public struct StreamedSOG: Sendable {
             throw SceneIOError.badEntry(file: file, entry: "lod-meta.json", expected: "valid JSON", found: why)
         }
         var p = TreeParser(file: file, limits: limits)
-        guard let top = any as? [String: Any] else { throw p.fail("", "a JSON object", TreeParser.describe(any)) }
+        guard let top = any as? [String: Any] else { throw p.fail("", "a JSON object", JSONValue.describe(any)) }
 
-        guard let levels = TreeParser.int(top["lodLevels"]), levels >= 1, levels <= limits.maxLevels else {
-            throw p.fail("lodLevels", "a level count 1…\(limits.maxLevels)", TreeParser.describe(top["lodLevels"]))
+        guard let levels = JSONValue.int(top["lodLevels"]), levels >= 1, levels <= limits.maxLevels else {
+            throw p.fail("lodLevels", "a level count 1…\(limits.maxLevels)", JSONValue.describe(top["lodLevels"]))
         }
         p.levels = levels
         guard let names = top["filenames"] as? [Any], !names.isEmpty, names.count <= limits.maxFiles else {
-            throw p.fail("filenames", "an array of 1…\(limits.maxFiles) chunk file names", TreeParser.describe(top["filenames"]))
+            throw p.fail("filenames", "an array of 1…\(limits.maxFiles) chunk file names", JSONValue.describe(top["filenames"]))
         }
         var chunks: [Chunk] = []
         chunks.reserveCapacity(names.count)
         for (i, n) in names.enumerated() {
-            guard let s = n as? String else { throw p.fail("filenames/\(i)", "a file name", TreeParser.describe(n)) }
+            guard let s = n as? String else { throw p.fail("filenames/\(i)", "a file name", JSONValue.describe(n)) }
             try SOGMeta.checkName(s, field: "filenames/\(i)", file: file, entry: "lod-meta.json")
             chunks.append(Chunk(name: s, path: chunkPath(s, folder: folder), count: nil, shDegree: 0, fileBytes: 0, problem: nil, level: nil))
         }
@@ -175,9 +175,9 @@ public struct StreamedSOG: Sendable {
         case let s as String:
             try SOGMeta.checkName(s, field: "environment", file: file, entry: "lod-meta.json")
             environment = s
-        case let v: throw p.fail("environment", "a file name or null", TreeParser.describe(v))
+        case let v: throw p.fail("environment", "a file name or null", JSONValue.describe(v))
         }
-        let version = TreeParser.int(top["version"])
+        let version = JSONValue.int(top["version"])
 
         guard let tree = top["tree"] else { throw p.fail("tree", "the node tree", "nothing") }
         var nodes: [Node] = []
@@ -423,28 +423,13 @@ private struct TreeParser {
         return .badEntry(file: file, entry: p.isEmpty ? "top level" : p, expected: expected, found: found)
     }
 
-    static func describe(_ v: Any?) -> String {
-        switch v {
-        case nil: return "nothing"
-        case is NSNull: return "null"
-        case let n as NSNumber: return "\(n)"
-        case let s as String: return "a string \(s.prefix(30))"
-        case let a as [Any]: return "an array of \(a.count)"
-        case is [String: Any]: return "an object"
-        default: return "\(type(of: v!))"
-        }
-    }
-
-    /// An integer-valued JSON number, else nil.
-    static func int(_ v: Any?) -> Int? { (v as? NSNumber).flatMap { exactInt($0.doubleValue) } }
-
     func number(_ v: Any?, _ path: String) throws -> Float {
-        guard let d = (v as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= 1e30 else { throw fail(path, "a finite number", Self.describe(v)) }
+        guard let d = (v as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= JSONValue.maxMagnitude else { throw fail(path, "a finite number", JSONValue.describe(v)) }
         return Float(d)
     }
 
     func vec3(_ v: Any?, _ path: String) throws -> Vec3 {
-        guard let a = v as? [Any], a.count == 3 else { throw fail(path, "3 numbers", Self.describe(v)) }
+        guard let a = v as? [Any], a.count == 3 else { throw fail(path, "3 numbers", JSONValue.describe(v)) }
         return Vec3(try number(a[0], path + "/0"), try number(a[1], path + "/1"), try number(a[2], path + "/2"))
     }
 
@@ -452,15 +437,15 @@ private struct TreeParser {
         guard depth <= limits.maxDepth else { throw fail(path, "a tree at most \(limits.maxDepth) levels deep", "deeper") }
         nodeCount += 1
         guard nodeCount <= limits.maxNodes else { throw fail(path, "at most \(limits.maxNodes) nodes", "more") }
-        guard let node = v as? [String: Any] else { throw fail(path, "a node object", Self.describe(v)) }
-        guard let bound = node["bound"] as? [String: Any] else { throw fail(path + "/bound", "{min, max}", Self.describe(node["bound"])) }
+        guard let node = v as? [String: Any] else { throw fail(path, "a node object", JSONValue.describe(v)) }
+        guard let bound = node["bound"] as? [String: Any] else { throw fail(path + "/bound", "{min, max}", JSONValue.describe(node["bound"])) }
         let lo = try vec3(bound["min"], path + "/bound/min"), hi = try vec3(bound["max"], path + "/bound/max")
         guard lo.x <= hi.x, lo.y <= hi.y, lo.z <= hi.z else {
             throw fail(path + "/bound", "min ≤ max on every axis", "min (\(lo.x), \(lo.y), \(lo.z)) max (\(hi.x), \(hi.y), \(hi.z))")
         }
         switch (node["lods"], node["children"]) {
         case (let lods?, nil):
-            guard let l = lods as? [String: Any] else { throw fail(path + "/lods", "an object of levels", Self.describe(lods)) }
+            guard let l = lods as? [String: Any] else { throw fail(path + "/lods", "an object of levels", JSONValue.describe(lods)) }
             rangeCount += levels
             guard rangeCount <= limits.maxRanges else { throw fail(path, "at most \(limits.maxRanges) leaf levels in all", "more") }
             var ranges = [StreamedSOG.Range?](repeating: nil, count: levels)
@@ -469,22 +454,22 @@ private struct TreeParser {
                 guard let level = Int(key), level >= 0, level < levels, String(level) == key else {
                     throw fail(kp, "a level 0…\(levels - 1) (lodLevels is \(levels))", "key \(SceneIOError.clean(key))")
                 }
-                guard let e = value as? [String: Any] else { throw fail(kp, "{file, offset, count}", Self.describe(value)) }
-                guard let f = Self.int(e["file"]), f >= 0, f < fileCount else {
-                    throw fail(kp + "/file", "an index into filenames (0…\(fileCount - 1))", Self.describe(e["file"]))
+                guard let e = value as? [String: Any] else { throw fail(kp, "{file, offset, count}", JSONValue.describe(value)) }
+                guard let f = JSONValue.int(e["file"]), f >= 0, f < fileCount else {
+                    throw fail(kp + "/file", "an index into filenames (0…\(fileCount - 1))", JSONValue.describe(e["file"]))
                 }
-                let offset = e["offset"] == nil ? 0 : Self.int(e["offset"]) ?? -1
+                let offset = e["offset"] == nil ? 0 : JSONValue.int(e["offset"]) ?? -1
                 guard offset >= 0, offset <= limits.maxSplats else {
-                    throw fail(kp + "/offset", "a splat offset 0…\(limits.maxSplats)", Self.describe(e["offset"]))
+                    throw fail(kp + "/offset", "a splat offset 0…\(limits.maxSplats)", JSONValue.describe(e["offset"]))
                 }
-                guard let count = Self.int(e["count"]), count >= 0, count <= limits.maxSplats else {
-                    throw fail(kp + "/count", "a splat count 0…\(limits.maxSplats)", Self.describe(e["count"]))
+                guard let count = JSONValue.int(e["count"]), count >= 0, count <= limits.maxSplats else {
+                    throw fail(kp + "/count", "a splat count 0…\(limits.maxSplats)", JSONValue.describe(e["count"]))
                 }
                 ranges[level] = StreamedSOG.Range(chunk: f, offset: offset, count: count)
             }
             leaves.append(StreamedSOG.Node(bounds: Bounds(min: lo, max: hi), levels: ranges))
         case (nil, let children?):
-            guard let c = children as? [Any] else { throw fail(path + "/children", "an array of nodes", Self.describe(children)) }
+            guard let c = children as? [Any] else { throw fail(path + "/children", "an array of nodes", JSONValue.describe(children)) }
             for (i, child) in c.enumerated() { try walk(child, path: path + "/\(i)", depth: depth + 1, into: &leaves) }
         case (nil, nil):
             throw fail(path, "children or lods", "neither")

@@ -326,20 +326,6 @@ struct SOGFuzzSeeds {
 // MARK: - Hostile input
 
 struct SOGHostileTests {
-    /// Loads and returns the one-line error (nil if none), checking it names `file`.
-    func error(_ load: () throws -> Any, file: String, contains: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            _ = try load()
-            Issue.record("no error for \(file)", sourceLocation: sourceLocation)
-        } catch let e as SceneIOError {
-            let d = e.description
-            #expect(!d.contains("\n"), sourceLocation: sourceLocation)
-            #expect(d.hasPrefix(file), "\(d)", sourceLocation: sourceLocation)
-            for c in contains { #expect(d.contains(c), "\(d)", sourceLocation: sourceLocation) }
-        } catch {
-            Issue.record("not a SceneIOError: \(error)", sourceLocation: sourceLocation)
-        }
-    }
     func zipError(_ s: HandSOG, _ contains: String..., deflate: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let bytes = try s.zip(deflate: deflate)
         error({ try loadBytes(bytes, "bad.sog") }, file: "bad.sog", contains: contains, sourceLocation: sourceLocation)
