@@ -35,7 +35,7 @@ extension RenderContext {
     func beginFrame(_ target: Framebuffer, background: Vec3, room: TriangleMesh?, camera: Camera,
                     splatsCoverTarget: Bool = false) -> FrameStats {
         var stats = FrameStats()
-        if room != nil || !splatsCoverTarget || target.width != camera.width || target.height != camera.height {
+        if room != nil || !splatsCoverTarget {
             stats.clearMs = clear(target, background: background)
         }
         if let room {
