@@ -25,7 +25,8 @@ public struct RasterStats: Sendable, Equatable {
 
 /// The CPU triangle rasterizer.
 ///
-/// `draw` runs three parallel stages on a fixed `WorkerPool`: vertex transform, setup and
+/// `draw` runs three parallel stages on a fixed `WorkerPool`: vertex transform (which also
+/// snaps each vertex to the viewport once, see `ScreenVertex`), setup and
 /// binning (per run of 2048 triangles: homogeneous clipping, culling, fixed-point edge
 /// functions, attribute planes, counting-sort into 64×64 tiles), and per-tile rasterization
 /// (triangles in submission order, so output does not depend on the thread count). Workers
@@ -43,6 +44,7 @@ public final class TriangleRasterizer: @unchecked Sendable {
     fileprivate let nextItem = Atomic<Int>(0)
 
     private let vertices = ScratchBuffer<ClipVertex>()
+    private let screenVertices = ScratchBuffer<ScreenVertex>()
     /// Setup chunks, one per work item; the first `chunkCount` are initialised (they own buffers).
     private let chunkBuffer = ScratchBuffer<SetupChunk>()
     private var chunkCount = 0
@@ -74,7 +76,9 @@ public final class TriangleRasterizer: @unchecked Sendable {
         stats.trianglesIn = mesh.triangleCount
         guard mesh.triangleCount > 0, mesh.vertexCount > 0 else { return stats }
         let t0 = MonotonicClock.now()
-        transformVertices(mesh, model: model, camera: camera)
+        let width = target.width, height = target.height
+        let builder = TriangleSetupBuilder(width: width, height: height, settings: settings)
+        transformVertices(mesh, model: model, camera: camera, builder: builder)
         let t1 = MonotonicClock.now()
 
         // Work items: runs of triangles within a material group.
@@ -98,13 +102,11 @@ public final class TriangleRasterizer: @unchecked Sendable {
         ensureChunks(itemCount)
         let materialCount = ensureMaterials(mesh)
 
-        let width = target.width, height = target.height
         let tilesX = (width + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
         let tilesY = (height + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
-        let builder = TriangleSetupBuilder(width: width, height: height, settings: settings)
         mesh.indices.withUnsafeBufferPointer { idx in
             run(.setup(SetupWork(indices: idx.baseAddress!, vertexCount: mesh.vertexCount, vertices: vertices.base,
-                                 items: workItems.base, itemCount: itemCount, chunks: chunks, builder: builder,
+                                 screen: screenVertices.base, items: workItems.base, itemCount: itemCount, chunks: chunks, builder: builder,
                                  tilesX: tilesX, tilesY: tilesY, materialCount: Int32(materialCount))))
         }
         let t2 = MonotonicClock.now()
@@ -137,9 +139,10 @@ public final class TriangleRasterizer: @unchecked Sendable {
         stage = .idle
     }
 
-    private func transformVertices(_ mesh: TriangleMesh, model: Matrix4, camera: Camera) {
+    private func transformVertices(_ mesh: TriangleMesh, model: Matrix4, camera: Camera, builder: TriangleSetupBuilder) {
         let n = mesh.vertexCount
         vertices.reserve(n)
+        screenVertices.reserve(n)
         let mvp = camera.viewProjection * model
         // Normals transform by the inverse transpose of the model matrix's linear part.
         let nm = (model.inverse ?? .identity).transposed
@@ -150,7 +153,9 @@ public final class TriangleRasterizer: @unchecked Sendable {
                         run(.vertices(VertexWork(
                             positions: pos.baseAddress!, normals: nrm.count == n ? nrm.baseAddress : nil,
                             uvs: uv.count == n ? uv.baseAddress : nil, colors: col.count == n ? col.baseAddress : nil,
-                            count: n, mvp: mvp, normalMatrix: nm, out: vertices.base)))
+                            count: n, mvp: mvp, normalMatrix: nm, out: vertices.base, screen: screenVertices.base,
+                            width: Float(builder.width), height: Float(builder.height),
+                            guardX: builder.guardX, guardY: builder.guardY)))
                     }
                 }
             }
@@ -219,11 +224,15 @@ struct VertexWork {
     let mvp: Matrix4
     let normalMatrix: Matrix4
     let out: UnsafeMutablePointer<ClipVertex>
+    let screen: UnsafeMutablePointer<ScreenVertex>
+    let width, height, guardX, guardY: Float
 
     func run(item c: Int) {
         let chunk = RasterSettings.vertexChunk
         for i in (c * chunk)..<min(count, (c + 1) * chunk) {
-            out[i] = ClipVertex(clip: mvp.transform(point: positions[i]),
+            let clip = mvp.transform(point: positions[i])
+            screen[i] = ScreenVertex(clip, width: width, height: height, guardX: guardX, guardY: guardY)
+            out[i] = ClipVertex(clip: clip,
                                 normal: normals.map { normalMatrix.transform(direction: $0[i]) } ?? Vec3(0, 0, 1),
                                 uv: uvs?[i] ?? .zero, color: colors?[i] ?? Vec4(1, 1, 1, 1))
         }
@@ -236,6 +245,7 @@ struct SetupWork {
     let indices: UnsafePointer<UInt32>
     let vertexCount: Int
     let vertices: UnsafeMutablePointer<ClipVertex>
+    let screen: UnsafeMutablePointer<ScreenVertex>
     let items: UnsafeMutablePointer<WorkItem>
     let itemCount: Int
     let chunks: UnsafeMutablePointer<SetupChunk>
@@ -252,7 +262,7 @@ struct SetupWork {
         for t in item.first..<(item.first + item.count) {
             let a = Int(indices[3 * t]), b = Int(indices[3 * t + 1]), c = Int(indices[3 * t + 2])
             guard a < vertexCount, b < vertexCount, c < vertexCount else { continue }
-            builder.build(vertices[a], vertices[b], vertices[c], material: material, into: &chunk.pointee,
+            builder.build(a, b, c, vertices: vertices, screen: screen, material: material, into: &chunk.pointee,
                           poly: clip, scratch: clip + 16)
         }
         chunk.pointee.bin(tilesX: tilesX, tilesY: tilesY)

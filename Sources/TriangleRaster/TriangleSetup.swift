@@ -47,59 +47,65 @@ struct TriangleSetupBuilder {
         planes = HomogeneousClipper.planes(guardX: guardX, guardY: guardY)
     }
 
-    /// Sets up one triangle, clipping it when needed, and appends the results to `out`.
-    /// `poly` and `scratch` are per-worker buffers of at least 16 vertices.
+    /// Sets up triangle (a, b, c) — indices into the vertex stage's `vertices` and `screen`
+    /// — clipping it when needed, and appends the results to `out`. A triangle inside the
+    /// clip volume is culled from its `ScreenVertex`es alone (zero area, back face, no pixel
+    /// centre covered) before its `ClipVertex`es are read. `poly` and `scratch` are per-worker
+    /// buffers of at least 16 vertices.
     @inline(__always)
-    func build(_ a: ClipVertex, _ b: ClipVertex, _ c: ClipVertex, material: Int32, into out: inout SetupChunk,
+    func build(_ a: Int, _ b: Int, _ c: Int, vertices: UnsafePointer<ClipVertex>, screen: UnsafePointer<ScreenVertex>,
+               material: Int32, into out: inout SetupChunk,
                poly: UnsafeMutablePointer<ClipVertex>, scratch: UnsafeMutablePointer<ClipVertex>) {
-        let ca = HomogeneousClipper.outcode(a.clip, guardX: guardX, guardY: guardY)
-        let cb = HomogeneousClipper.outcode(b.clip, guardX: guardX, guardY: guardY)
-        let cc = HomogeneousClipper.outcode(c.clip, guardX: guardX, guardY: guardY)
-        if ca & cb & cc != 0 { return }
-        if ca | cb | cc == 0 {
-            emit(a, b, c, material: material, into: &out)
+        let sa = screen[a], sb = screen[b], sc = screen[c]
+        if sa.code & sb.code & sc.code != 0 { return }
+        if sa.code | sb.code | sc.code == 0 {
+            emit(vertices + a, vertices + b, vertices + c,
+                 SIMD2(Int64(sa.x), Int64(sa.y)), SIMD2(Int64(sb.x), Int64(sb.y)), SIMD2(Int64(sc.x), Int64(sc.y)),
+                 material: material, into: &out)
             return
         }
         // Reject NaN/degenerate input before clipping.
-        guard a.clip.w.isFinite && b.clip.w.isFinite && c.clip.w.isFinite else { return }
-        poly[0] = a; poly[1] = b; poly[2] = c
+        let va = vertices[a], vb = vertices[b], vc = vertices[c]
+        guard va.clip.w.isFinite && vb.clip.w.isFinite && vc.clip.w.isFinite else { return }
+        poly[0] = va; poly[1] = vb; poly[2] = vc
         var p = planes
+        let mask = UInt8(truncatingIfNeeded: (sa.code | sb.code | sc.code) & 0x3F)
         let (result, n) = withUnsafePointer(to: &p) {
             $0.withMemoryRebound(to: Vec4.self, capacity: 6) {
-                HomogeneousClipper.clip(poly, count: 3, scratch: scratch, mask: ca | cb | cc, planes: $0)
+                HomogeneousClipper.clip(poly, count: 3, scratch: scratch, mask: mask, planes: $0)
             }
         }
         guard n >= 3 else { return }
+        let w = Float(width), h = Float(height)
+        guard let q0 = ScreenVertex.snap(result[0].clip, width: w, height: h) else { return }
+        var q1 = ScreenVertex.snap(result[1].clip, width: w, height: h)
         for i in 1..<(n - 1) {
-            emit(result[0], result[i], result[i + 1], material: material, into: &out)
+            let q2 = ScreenVertex.snap(result[i + 1].clip, width: w, height: h)
+            if let q1, let q2 { emit(result, result + i, result + i + 1, q0, q1, q2, material: material, into: &out) }
+            q1 = q2
         }
     }
 
-    /// Projects, snaps and sets up a triangle that lies inside the clip volume.
+    /// Sets up a triangle that lies inside the clip volume from its vertices and their
+    /// snapped positions (1/256 px); returns early, reading nothing more, when it covers no
+    /// pixel centre or is culled.
     @inline(__always)
-    func emit(_ v0: ClipVertex, _ v1in: ClipVertex, _ v2in: ClipVertex, material: Int32, into out: inout SetupChunk) {
-        let w = Float(width), h = Float(height)
-        @inline(__always) func snap(_ c: Vec4) -> SIMD2<Int64>? {
-            let iw = 1 / c.w
-            let x = ((c.x * iw + 1) * 0.5 * w * 256).rounded()
-            let y = ((1 - c.y * iw) * 0.5 * h * 256).rounded()
-            guard x.isFinite, y.isFinite, abs(x) < 1e9, abs(y) < 1e9 else { return nil }
-            return SIMD2<Int64>(Int64(x), Int64(y))
-        }
-        guard let p0 = snap(v0.clip), var p1 = snap(v1in.clip), var p2 = snap(v2in.clip) else { return }
-        var v1 = v1in, v2 = v2in
+    func emit(_ v0p: UnsafePointer<ClipVertex>, _ v1p: UnsafePointer<ClipVertex>, _ v2p: UnsafePointer<ClipVertex>,
+              _ p0: SIMD2<Int64>, _ p1in: SIMD2<Int64>, _ p2in: SIMD2<Int64>, material: Int32, into out: inout SetupChunk) {
+        var p1 = p1in, p2 = p2in
         var area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
         if area == 0 { return }
         // Counter-clockwise in OpenGL's y-up NDC is clockwise (negative area) in y-down pixels.
         let front = area < 0
         if !front && cullBackFaces { return }
-        if area < 0 { swap(&p1, &p2); swap(&v1, &v2); area = -area }   // inside is E ≥ 0 from here on
+        if area < 0 { swap(&p1, &p2); area = -area }   // inside is E ≥ 0 from here on
         // Pixels whose centres (k + 0.5 px = 256k + 128) can lie inside the bounding box.
         let minFx = min(p0.x, p1.x, p2.x), maxFx = max(p0.x, p1.x, p2.x)
         let minFy = min(p0.y, p1.y, p2.y), maxFy = max(p0.y, p1.y, p2.y)
         let minX = max(0, (minFx - 128 + 255) >> 8), maxX = min(Int64(width - 1), (maxFx - 128) >> 8)
         let minY = max(0, (minFy - 128 + 255) >> 8), maxY = min(Int64(height - 1), (maxFy - 128) >> 8)
         if minX > maxX || minY > maxY { return }
+        let v0 = v0p.pointee, v1 = front ? v2p.pointee : v1p.pointee, v2 = front ? v1p.pointee : v2p.pointee  // swapped with p1, p2
 
         var s = TriangleSetup(minX: Int32(minX), minY: Int32(minY), maxX: Int32(maxX), maxY: Int32(maxY),
                               edge: .zero, stepX: .zero, stepY: .zero, invW: .zero,
