@@ -54,6 +54,12 @@ public final class TriangleRasterizer: @unchecked Sendable {
     /// Two 16-vertex clipping buffers per worker.
     private let clipScratch: ScratchBuffer<ClipVertex>
     fileprivate var clipBuffers: UnsafeMutablePointer<ClipVertex> { clipScratch.base }
+    /// Per work item (`RasterSettings.setupChunk` each): its triangles that survive culling.
+    private let survivors = ScratchBuffer<Int32>()
+    /// Every chunk's setups, at offsets summed from the culling pass's bounds.
+    private let setups = ScratchBuffer<TriangleSetup>()
+    /// The draw's tile entries, shared by the chunks (see `DrawArena`).
+    private let entryArena = DrawArena<Int32>()
 
     /// Creates a rasterizer with its own pool of `threads` threads (default: one per core).
     public init(threads: Int = CoreCount.available, settings: RasterSettings = RasterSettings()) {
@@ -101,12 +107,27 @@ public final class TriangleRasterizer: @unchecked Sendable {
         }
         ensureChunks(itemCount)
         let materialCount = ensureMaterials(mesh)
+        if entryArena.needsToGrow {
+            // The grown arena will hold every chunk: free the fallback storage first, so the
+            // two are not held at once.
+            for c in 0..<chunkCount { chunks[c].releaseOwnStorage() }
+        }
+        entryArena.reset()
+        let survivorLists = survivors.reserve(itemCount * RasterSettings.setupChunk)
 
         let tilesX = (width + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
         let tilesY = (height + RasterSettings.tileSize - 1) >> RasterSettings.tileShift
         mesh.indices.withUnsafeBufferPointer { idx in
-            run(.setup(SetupWork(indices: idx.baseAddress!, vertexCount: mesh.vertexCount, vertices: vertices.base,
-                                 screen: screenVertices.base, items: workItems.base, itemCount: itemCount, chunks: chunks, builder: builder,
+            // Cull first, so each chunk's setups get an exact place in one buffer sized for
+            // this draw (grown by half again when a view needs more: no per-chunk storage).
+            run(.cull(CullWork(indices: idx.baseAddress!, vertexCount: mesh.vertexCount, screen: screenVertices.base,
+                               items: workItems.base, itemCount: itemCount, builder: builder, survivors: survivorLists)))
+            var total = 0
+            for i in 0..<itemCount { workItems[i].setupOffset = total; total += workItems[i].setupBound }
+            if total > setups.capacity { setups.reserve(total + total / 2) }
+            run(.setup(SetupWork(indices: idx.baseAddress!, vertices: vertices.base, screen: screenVertices.base,
+                                 setups: setups.base, entryArena: entryArena, items: workItems.base, itemCount: itemCount,
+                                 chunks: chunks, builder: builder, survivors: survivorLists,
                                  tilesX: tilesX, tilesY: tilesY, materialCount: Int32(materialCount))))
         }
         let t2 = MonotonicClock.now()
@@ -188,12 +209,23 @@ struct WorkItem {
     var first: Int
     var count: Int
     var material: Int32
+    /// Set by the culling pass: how many of the run's triangles survive, and the most setups
+    /// they can make (clipping can split one into several).
+    var survivorCount = 0
+    var setupBound = 0
+    /// Where the run's setups start in the rasterizer's setup buffer.
+    var setupOffset = 0
+
+    init(first: Int, count: Int, material: Int32) {
+        self.first = first; self.count = count; self.material = material
+    }
 }
 
 /// The stage the workers are running, with its inputs (raw pointers valid during the stage).
 enum RasterStage {
     case idle
     case vertices(VertexWork)
+    case cull(CullWork)
     case setup(SetupWork)
     case tiles(TileWork)
     case clear(ClearWork)
@@ -241,15 +273,48 @@ struct VertexWork {
     var itemCount: Int { (count + RasterSettings.vertexChunk - 1) / RasterSettings.vertexChunk }
 }
 
-struct SetupWork {
+/// The culling pass: lists each run's surviving triangles (see `TriangleSetupBuilder.survives`)
+/// and bounds the setups they make, reading only the `ScreenVertex`es.
+struct CullWork {
     let indices: UnsafePointer<UInt32>
     let vertexCount: Int
+    let screen: UnsafeMutablePointer<ScreenVertex>
+    let items: UnsafeMutablePointer<WorkItem>
+    let itemCount: Int
+    let builder: TriangleSetupBuilder
+    /// `RasterSettings.setupChunk` entries per item.
+    let survivors: UnsafeMutablePointer<Int32>
+
+    func run(item i: Int) {
+        let item = items[i]
+        let list = survivors + i * RasterSettings.setupChunk
+        var n = 0, bound = 0
+        for t in item.first..<(item.first + item.count) {
+            let a = Int(indices[3 * t]), b = Int(indices[3 * t + 1]), c = Int(indices[3 * t + 2])
+            guard a < vertexCount, b < vertexCount, c < vertexCount else { continue }
+            let sa = screen[a], sb = screen[b], sc = screen[c]
+            if builder.survives(sa, sb, sc) {
+                list[n] = Int32(truncatingIfNeeded: t); n += 1
+                bound += (sa.code | sb.code | sc.code) == 0 ? 1 : TriangleSetupBuilder.maxClippedTriangles
+            }
+        }
+        items[i].survivorCount = n
+        items[i].setupBound = bound
+    }
+}
+
+/// Sets up each run's survivors into its place in `setups`, then bins them into tiles.
+struct SetupWork {
+    let indices: UnsafePointer<UInt32>
     let vertices: UnsafeMutablePointer<ClipVertex>
     let screen: UnsafeMutablePointer<ScreenVertex>
+    let setups: UnsafeMutablePointer<TriangleSetup>
+    let entryArena: DrawArena<Int32>
     let items: UnsafeMutablePointer<WorkItem>
     let itemCount: Int
     let chunks: UnsafeMutablePointer<SetupChunk>
     let builder: TriangleSetupBuilder
+    let survivors: UnsafeMutablePointer<Int32>
     let tilesX: Int
     let tilesY: Int
     let materialCount: Int32
@@ -257,15 +322,16 @@ struct SetupWork {
     func run(item i: Int, clip: UnsafeMutablePointer<ClipVertex>) {
         let item = items[i]
         let chunk = chunks + i
-        chunk.pointee.count = 0
         let material = min(max(item.material, 0), materialCount - 1)
-        for t in item.first..<(item.first + item.count) {
+        chunk.pointee.begin(storage: setups + item.setupOffset, capacity: item.setupBound)
+        let list = survivors + i * RasterSettings.setupChunk
+        for k in 0..<item.survivorCount {
+            let t = Int(list[k])
             let a = Int(indices[3 * t]), b = Int(indices[3 * t + 1]), c = Int(indices[3 * t + 2])
-            guard a < vertexCount, b < vertexCount, c < vertexCount else { continue }
             builder.build(a, b, c, vertices: vertices, screen: screen, material: material, into: &chunk.pointee,
                           poly: clip, scratch: clip + 16)
         }
-        chunk.pointee.bin(tilesX: tilesX, tilesY: tilesY)
+        chunk.pointee.bin(tilesX: tilesX, tilesY: tilesY, arena: entryArena)
     }
 }
 
@@ -310,6 +376,8 @@ func runRasterStage(_ r: TriangleRasterizer, _ worker: Int) {
     case let .setup(w):
         let clip = r.clipBuffers + 32 * worker
         while case let i = claim(), i < w.itemCount { w.run(item: i, clip: clip) }
+    case let .cull(w):
+        while case let i = claim(), i < w.itemCount { w.run(item: i) }
     case let .tiles(w):
         let n = w.tilesX * w.tilesY
         while case let i = claim(), i < n { w.run(tile: i) }

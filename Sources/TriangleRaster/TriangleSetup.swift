@@ -86,25 +86,60 @@ struct TriangleSetupBuilder {
         }
     }
 
-    /// Sets up a triangle that lies inside the clip volume from its vertices and their
-    /// snapped positions (1/256 px); returns early, reading nothing more, when it covers no
-    /// pixel centre or is culled.
+    /// Whether a triangle inside the clip volume, at snapped positions p0, p1, p2 (1/256 px),
+    /// is drawn: not degenerate, not culled, and some pixel centre lies in its bounding box.
+    /// Returns it oriented so that inside is E ≥ 0 (p1 and p2 swapped when `front`), with
+    /// its pixel bounding box; nil when it draws nothing.
     @inline(__always)
-    func emit(_ v0p: UnsafePointer<ClipVertex>, _ v1p: UnsafePointer<ClipVertex>, _ v2p: UnsafePointer<ClipVertex>,
-              _ p0: SIMD2<Int64>, _ p1in: SIMD2<Int64>, _ p2in: SIMD2<Int64>, material: Int32, into out: inout SetupChunk) {
-        var p1 = p1in, p2 = p2in
+    func coverage(_ p0: SIMD2<Int64>, _ p1: SIMD2<Int64>, _ p2: SIMD2<Int64>) -> Coverage? {
         var area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
-        if area == 0 { return }
+        if area == 0 { return nil }
         // Counter-clockwise in OpenGL's y-up NDC is clockwise (negative area) in y-down pixels.
         let front = area < 0
-        if !front && cullBackFaces { return }
-        if area < 0 { swap(&p1, &p2); area = -area }   // inside is E ≥ 0 from here on
+        if !front && cullBackFaces { return nil }
+        if front { area = -area }
         // Pixels whose centres (k + 0.5 px = 256k + 128) can lie inside the bounding box.
         let minFx = min(p0.x, p1.x, p2.x), maxFx = max(p0.x, p1.x, p2.x)
         let minFy = min(p0.y, p1.y, p2.y), maxFy = max(p0.y, p1.y, p2.y)
         let minX = max(0, (minFx - 128 + 255) >> 8), maxX = min(Int64(width - 1), (maxFx - 128) >> 8)
         let minY = max(0, (minFy - 128 + 255) >> 8), maxY = min(Int64(height - 1), (maxFy - 128) >> 8)
-        if minX > maxX || minY > maxY { return }
+        if minX > maxX || minY > maxY { return nil }
+        return Coverage(p0: p0, p1: front ? p2 : p1, p2: front ? p1 : p2, area: area, front: front,
+                        minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    /// A triangle that `coverage` keeps (see there).
+    struct Coverage {
+        var p0, p1, p2: SIMD2<Int64>
+        var area: Int64
+        var front: Bool
+        var minX, minY, maxX, maxY: Int64
+    }
+
+    /// Whether triangle (a, b, c) needs setting up: for one inside the clip volume, exactly
+    /// whether `build` appends it; for one crossing the clip volume, true, and `build` may
+    /// append up to `maxClippedTriangles`.
+    @inline(__always)
+    func survives(_ sa: ScreenVertex, _ sb: ScreenVertex, _ sc: ScreenVertex) -> Bool {
+        if sa.code & sb.code & sc.code != 0 { return false }
+        if sa.code | sb.code | sc.code != 0 { return true }
+        return coverage(SIMD2(Int64(sa.x), Int64(sa.y)), SIMD2(Int64(sb.x), Int64(sb.y)),
+                        SIMD2(Int64(sc.x), Int64(sc.y))) != nil
+    }
+
+    /// The most triangles clipping one triangle yields (a triangle cut by six planes has at
+    /// most nine vertices).
+    static let maxClippedTriangles = 7
+
+    /// Sets up a triangle that lies inside the clip volume from its vertices and their
+    /// snapped positions (1/256 px); returns early, reading nothing more, when it covers no
+    /// pixel centre or is culled.
+    @inline(__always)
+    func emit(_ v0p: UnsafePointer<ClipVertex>, _ v1p: UnsafePointer<ClipVertex>, _ v2p: UnsafePointer<ClipVertex>,
+              _ q0: SIMD2<Int64>, _ q1: SIMD2<Int64>, _ q2: SIMD2<Int64>, material: Int32, into out: inout SetupChunk) {
+        guard let cov = coverage(q0, q1, q2) else { return }
+        let p0 = cov.p0, p1 = cov.p1, p2 = cov.p2, area = cov.area, front = cov.front
+        let minX = cov.minX, maxX = cov.maxX, minY = cov.minY, maxY = cov.maxY
         let v0 = v0p.pointee, v1 = front ? v2p.pointee : v1p.pointee, v2 = front ? v1p.pointee : v2p.pointee  // swapped with p1, p2
 
         var s = TriangleSetup(minX: Int32(minX), minY: Int32(minY), maxX: Int32(maxX), maxY: Int32(maxY),
