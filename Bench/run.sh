@@ -8,7 +8,7 @@ SWIFTC=${SWIFTC:-swiftc}
 mkdir -p "$OUT"
 cd "$ROOT"
 CPU=()
-if [ "$(uname -m)" = x86_64 ]; then CPU=(-target-cpu haswell); fi
+if [ "$(uname -m)" = x86_64 ]; then CPU=(-target-cpu "${SPLATFRAME_TARGET_CPU:-native}"); fi   # as Package.swift
 FLAGS=(-O -wmo -enforce-exclusivity=unchecked "${CPU[@]}")
 "$SWIFTC" "${FLAGS[@]}" -parse-as-library -module-name RenderCore -emit-module -emit-module-path "$OUT/RenderCore.swiftmodule" \
     -emit-library -static -o "$OUT/libRenderCore.a" Sources/RenderCore/*.swift
