@@ -14,20 +14,25 @@ struct SteadyStateAllocationTests {
     static let screen = ScreenGeometry(width: 0.6, height: 0.34)
     static let release = TestData.projectRoot.appendingPathComponent(".build/release/splatframe").path
 
+    /// Runs the release binary's `bench` with `args` (plus `--json`) and returns its first result.
+    static func benchResult(_ args: [String]) throws -> [String: Any] {
+        let json = TestData.temporaryDirectory().appendingPathComponent("bench.json")
+        let r = try BinaryLocator.run(release, ["bench"] + args + ["--json", json.path])
+        try #require(r.status == 0, "\(r.stderr)")
+        let obj = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+        return try #require((obj?["results"] as? [[String: Any]])?.first)
+    }
+
     @Test("the release binary's bench reports zero allocations per frame",
           .enabled(if: FileManager.default.isExecutableFile(atPath: release), "skipped: no release build (make test builds one)"),
           arguments: ["cube", "sphere:20000", "generate:5000"])
     func releaseBench(scene: String) throws {
         let dir = TestData.temporaryDirectory()
-        let cam = dir.appendingPathComponent("cam.json"), json = dir.appendingPathComponent("bench.json")
+        let cam = dir.appendingPathComponent("cam.json")
         let camera = OffAxisFrustum.camera(eye: Vec3(0.05, 0.02, 0.6), screen: Self.screen, width: 320, height: 180)
         try Data(CameraFile.json(camera).utf8).write(to: cam)
         for threads in ["1", "2"] {
-            let r = try BinaryLocator.run(Self.release, ["bench", scene, "--camera", cam.path, "--frames", "8", "--warmup", "4",
-                                                         "--threads", threads, "--json", json.path])
-            try #require(r.status == 0, "\(r.stderr)")
-            let obj = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
-            let result = try #require((obj?["results"] as? [[String: Any]])?.first)
+            let result = try Self.benchResult([scene, "--camera", cam.path, "--frames", "8", "--warmup", "4", "--threads", threads])
             let alloc = try #require(result["allocations"] as? [String: Any])
             #expect((alloc["callsPerFrame"] as? Double) == 0, "\(scene), \(threads) threads: \(alloc)")
         }
@@ -41,11 +46,7 @@ struct SteadyStateAllocationTests {
           .enabled(if: FileManager.default.isExecutableFile(atPath: release), "skipped: no release build (make test builds one)"),
           arguments: [["sphere:200000", "--size", "640x360", "--frames", "60"], ["cube", "--size", "1920x1080", "--frames", "60"]])
     func releaseBenchMovingEye(args: [String]) throws {
-        let json = TestData.temporaryDirectory().appendingPathComponent("bench.json")
-        let r = try BinaryLocator.run(Self.release, ["bench"] + args + ["--warmup", "5", "--threads", "2", "--json", json.path])
-        try #require(r.status == 0, "\(r.stderr)")
-        let obj = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
-        let result = try #require((obj?["results"] as? [[String: Any]])?.first)
+        let result = try Self.benchResult(args + ["--warmup", "5", "--threads", "2"])
         let alloc = try #require(result["allocations"] as? [String: Any])
         #expect((alloc["callsPerFrame"] as? Double) == 0, "\(args): \(alloc)")
     }
@@ -56,13 +57,8 @@ struct SteadyStateAllocationTests {
           .enabled(if: FileManager.default.isExecutableFile(atPath: release), "skipped: no release build (make test builds one)"),
           .enabled(if: TestData.isAvailable, TestData.skipMessage))
     func releaseBenchStreamedSOG() throws {
-        let dir = TestData.temporaryDirectory()
-        let json = dir.appendingPathComponent("bench.json")
-        let r = try BinaryLocator.run(Self.release, ["bench", TestData.path("splats/sog/playbot-lod/lod-meta.json"), "--size", "320x180",
-                                                     "--frames", "8", "--warmup", "4", "--splat-budget", "40k", "--json", json.path])
-        try #require(r.status == 0, "\(r.stderr)")
-        let obj = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
-        let result = try #require((obj?["results"] as? [[String: Any]])?.first)
+        let result = try Self.benchResult([TestData.path("splats/sog/playbot-lod/lod-meta.json"), "--size", "320x180",
+                                           "--frames", "8", "--warmup", "4", "--splat-budget", "40k"])
         let alloc = try #require(result["allocations"] as? [String: Any])
         #expect((alloc["callsPerFrame"] as? Double) == 0, "\(alloc)")
         #expect((result["primitives"] as? Int).map { $0 > 0 && $0 <= 40_000 } == true, "\(result["primitives"] ?? "nil")")
