@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "ImageIO", dependencies: ["RenderCore", "CPNG", "CTurboJPEG"]),
         .target(name: "CSIMD"),
         .target(name: "TriangleRaster", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fast),
-        .target(name: "SplatRender", dependencies: ["RenderCore"], swiftSettings: fast),
+        .target(name: "SplatRender", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fast),
         .target(name: "SceneIO", dependencies: ["RenderCore", "ImageIO", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),

@@ -40,6 +40,10 @@ public final class PreparedSplats: @unchecked Sendable {
     /// Floats between consecutive fields (`paddedCount`, at least 8; an assembly's capacity).
     private(set) var fieldStride: Int
     private(set) var rest: UnsafeMutablePointer<Float16>
+    /// For each slot, the splat's index in the source it was prepared from (the cloud range,
+    /// or for an assembly the concatenation of its blocks' sources): slots are in spatial
+    /// order, and the renderer breaks depth ties by this index, as the reference does.
+    private(set) var sourceIndex: UnsafeMutablePointer<UInt32>
 
     /// Converts `cloud` (O(n), single-threaded; ~150 ms per million splats in release).
     public convenience init(_ cloud: SplatCloud) {
@@ -60,6 +64,9 @@ public final class PreparedSplats: @unchecked Sendable {
         bounds = b
         let total = max(8, paddedCount)
         fieldStride = total
+        let order = Self.spatialOrder(cloud, range: range, bounds: b)
+        sourceIndex = .allocate(capacity: total)
+        for i in 0..<total { sourceIndex[i] = i < count ? order[i] : UInt32(truncatingIfNeeded: i) }
         fields = .allocate(capacity: Self.fieldCount * total)
         fields.initialize(repeating: 0, count: Self.fieldCount * total)
         rest = .allocate(capacity: max(1, paddedCount * restCount * 3))
@@ -72,7 +79,7 @@ public final class PreparedSplats: @unchecked Sendable {
         let base = range.lowerBound
         cloud.shRest.withUnsafeBufferPointer { sr in
             for i in 0..<count {
-                let src = base + i
+                let src = base + Int(order[i])
                 let p = cloud.positions[src], s = cloud.scales[src]
                 px[i] = p.x; py[i] = p.y; pz[i] = p.z
                 op[i] = cloud.opacities[src]
@@ -96,6 +103,36 @@ public final class PreparedSplats: @unchecked Sendable {
         }
     }
 
+    /// Indices `0..<range.count` (relative to `range`) in Morton (Z-curve) order of the
+    /// centres on a 1024³ grid over `bounds`, ties in index order. Splats near each other in
+    /// space — and so on screen — get nearby slots, so the blender's reads by slot stay in
+    /// cache. O(n log n), at preparation only.
+    static func spatialOrder(_ cloud: SplatCloud, range: Range<Int>, bounds: Bounds) -> [UInt32] {
+        let lo = bounds.isEmpty ? Vec3(repeating: 0) : bounds.min
+        let extent = bounds.isEmpty ? Vec3(repeating: 1) : bounds.max - bounds.min
+        let scale = Vec3(repeating: 1023) / Vec3(max(extent.x, 1e-30), max(extent.y, 1e-30), max(extent.z, 1e-30))
+        @inline(__always) func cell(_ v: Float) -> UInt64 {
+            guard v.isFinite else { return 0 }  // NaN centres (never visible) first
+            return UInt64(min(max(v, 0), 1023))
+        }
+        @inline(__always) func spread(_ x: UInt64) -> UInt64 {  // bit k → bit 3k (10 bits)
+            var v = x & 0x3FF
+            v = (v | v << 16) & 0x0300_00FF
+            v = (v | v << 8) & 0x0300_F00F
+            v = (v | v << 4) & 0x030C_30C3
+            v = (v | v << 2) & 0x0924_9249
+            return v
+        }
+        var keys = [UInt64](repeating: 0, count: range.count)
+        for (i, src) in range.enumerated() {
+            let q = (cloud.positions[src] - lo) * scale
+            let code = spread(cell(q.x)) | spread(cell(q.y)) << 1 | spread(cell(q.z)) << 2
+            keys[i] = code << 32 | UInt64(i)
+        }
+        keys.sort()
+        return keys.map { UInt32(truncatingIfNeeded: $0) }
+    }
+
     /// An empty assembly with room for `assemblyCapacity` splat slots (it grows on demand).
     public init(assemblyCapacity: Int, shDegree: Int) {
         count = 0; paddedCount = 0
@@ -105,10 +142,11 @@ public final class PreparedSplats: @unchecked Sendable {
         fieldStride = max(8, (assemblyCapacity + 7) / 8 * 8)
         fields = .allocate(capacity: Self.fieldCount * fieldStride)
         rest = .allocate(capacity: max(1, fieldStride * restCount * 3))
+        sourceIndex = .allocate(capacity: fieldStride)
     }
 
     /// Bytes this object holds (fields and SH), for cache accounting.
-    public var bytes: Int { Self.fieldCount * fieldStride * 4 + max(1, fieldStride * restCount * 3) * 2 }
+    public var bytes: Int { Self.fieldCount * fieldStride * 4 + max(1, fieldStride * restCount * 3) * 2 + fieldStride * 4 }
 
     /// Splat slots an assembly holds without growing.
     public var capacity: Int { fieldStride }
@@ -122,10 +160,11 @@ public final class PreparedSplats: @unchecked Sendable {
         let total = blocks.reduce(0) { $0 + $1.paddedCount }
         if total > fieldStride {
             let newStride = max((total + 7) / 8 * 8, fieldStride + fieldStride / 2 / 8 * 8)
-            fields.deallocate(); rest.deallocate()
+            fields.deallocate(); rest.deallocate(); sourceIndex.deallocate()
             fieldStride = newStride
             fields = .allocate(capacity: Self.fieldCount * newStride)
             rest = .allocate(capacity: max(1, newStride * restCount * 3))
+            sourceIndex = .allocate(capacity: newStride)
         }
         let k3 = restCount * 3
         var at = 0
@@ -138,6 +177,7 @@ public final class PreparedSplats: @unchecked Sendable {
                 (fields + f * fieldStride + at).update(from: block.fields + f * block.fieldStride, count: n)
             }
             if k3 > 0 { (rest + at * k3).update(from: block.rest, count: n * k3) }
+            for i in 0..<n { sourceIndex[at + i] = block.sourceIndex[i] &+ UInt32(truncatingIfNeeded: at) }
             if !block.bounds.isEmpty { b = b.including(block.bounds.min).including(block.bounds.max) }
             at += n
         }
@@ -157,5 +197,6 @@ public final class PreparedSplats: @unchecked Sendable {
     deinit {
         fields.deallocate()
         rest.deallocate()
+        sourceIndex.deallocate()
     }
 }

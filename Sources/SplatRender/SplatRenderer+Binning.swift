@@ -1,85 +1,91 @@
-// SplatRenderer+Binning — stage 3: count tiles, tile ranges, duplicate into tile lists.
+// SplatRenderer+Binning — stage 2: count tiles, tile ranges, append (depth, slot) pairs to
+// every tile a splat's rectangle touches.
 //
-// Walking the depth-sorted splats and appending each to every tile its rectangle touches is
-// the last (tile-digit) pass of a stable LSD sort by the 64-bit key (tile << 32 | depth
-// bits): each tile's list comes out in (depth, splat index) order. Workers take contiguous
-// chunks of the sorted splats; offsets are tile-major, worker-minor, so order is preserved.
+// Reads only the 4-byte depth key and the 8-byte tile rectangle of each visible splat, in
+// slot order (preprocessing's chunks, each compacted: slot order is splat order), and
+// writes one 8-byte pair per (tile, splat): the blender later reads the 48-byte record by
+// slot. Workers take contiguous runs of chunks; offsets are tile-major, worker-minor, so
+// every tile's list is in slot order — the order the per-tile stable sort by depth needs.
 
-/// Binning inputs: per-worker tile counts over a chunk of the sorted splats, then the
-/// stable scatter of record copies into the tile lists.
+/// A pair in a tile list: depth key (IEEE bits of a positive Float) in the low 32 bits,
+/// the splat's slot in `projected` in the high 32.
+typealias TilePair = UInt64
+
+/// Binning inputs: per-worker tile counts over a run of preprocessing chunks, then the
+/// stable scatter of (depth, slot) pairs into the tile lists.
 struct BinWork {
-    var n, workers, tiles, tilesX: Int
+    var chunks, chunkSize, workers, tiles, tilesX: Int
+    /// Visible splats at the start of each chunk's slot range.
+    var chunkVisible: UnsafeMutablePointer<Int>
+    var keys: UnsafeMutablePointer<UInt32>
+    var rects: UnsafeMutablePointer<TileRect>
+    /// Splats whose key is ≥ this are left out (`UInt32.max`: none; see the pair budget).
+    var keyLimit: UInt32
     var counts: UnsafeMutablePointer<Int32>
-    var splats: UnsafeMutablePointer<ProjectedSplat>
-    var list: UnsafeMutablePointer<ProjectedSplat>
+    var pairs: UnsafeMutablePointer<TilePair>
+
+    /// Calls `body(slot)` for each binned splat of worker `w`'s run of chunks, in slot order.
+    @inline(__always)
+    func forEachSplat(_ w: Int, _ body: (Int) -> Void) {
+        for c in SplatRenderer.chunk(w, workers, chunks) {
+            let start = c &* chunkSize
+            for i in start..<(start &+ chunkVisible[c]) where keys[i] < keyLimit { body(i) }
+        }
+    }
 
     func count(_ w: Int) {
-        let shift = SplatTunables.tileShift
         let c = counts + w * tiles
         c.update(repeating: 0, count: tiles)
-        for i in SplatRenderer.chunk(w, workers, n) {
-            let s = splats[i]
-            let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
-            let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
-            for ty in ty0...ty1 {
+        forEachSplat(w) { i in
+            let r = rects[i]
+            for ty in Int(r.y0)...Int(r.y1) {
                 let row = c + ty &* tilesX
-                for tx in tx0...tx1 { row[tx] &+= 1 }
+                for tx in Int(r.x0)...Int(r.x1) { row[tx] &+= 1 }
             }
         }
     }
 
     func scatter(_ w: Int) {
-        let shift = SplatTunables.tileShift
         let c = counts + w * tiles
-        for i in SplatRenderer.chunk(w, workers, n) {
-            let s = splats[i]
-            let tx0 = Int(s.x0) >> shift, tx1 = Int(s.x1) >> shift
-            let ty0 = Int(s.y0) >> shift, ty1 = Int(s.y1) >> shift
-            for ty in ty0...ty1 {
+        forEachSplat(w) { i in
+            let r = rects[i]
+            let pair = TilePair(keys[i]) | TilePair(truncatingIfNeeded: i) &<< 32
+            for ty in Int(r.y0)...Int(r.y1) {
                 let row = c + ty &* tilesX
-                for tx in tx0...tx1 {
+                for tx in Int(r.x0)...Int(r.x1) {
                     let p = Int(row[tx]); row[tx] = Int32(truncatingIfNeeded: p &+ 1)
-                    list[p] = s
+                    pairs[p] = pair
                 }
             }
         }
     }
 }
 
-extension SplatRenderer {
-    /// Binning's work description for `visible` depth-sorted splats (sizes the count arrays).
-    func binWork(count visible: Int, tilesX: Int, tilesY: Int) -> BinWork {
-        let tiles = tilesX * tilesY, workers = pool.count
-        return BinWork(n: visible, workers: workers, tiles: tiles, tilesX: tilesX,
-                       counts: tileCounts.reserve(workers * tiles), splats: sorted.base, list: tileRecords.base)
-    }
+/// The inclusive range of tiles a splat's pixel rectangle touches (tile units).
+struct TileRect {
+    var x0, y0, x1, y1: UInt16
+}
 
-    /// Fills `tileStart[0...tiles]` and `tileRecords` (a copy of each splat's record per tile
-    /// it touches, so the blender streams them instead of gathering from the sorted array);
-    /// returns the number of (tile, splat) pairs and of splats binned (all visible ones unless
-    /// the pairs would exceed `maxTileSplatPairs`, when only the nearest that fit are kept).
-    /// The per-worker tile counts were taken by the gather (`sortByDepth`).
-    func binTiles(count visible: Int, tilesX: Int, tilesY: Int) -> (pairs: Int, binned: Int) {
+extension SplatRenderer {
+    /// Fills `tileStart[0...tiles]` and `pairsA` with every tile's (depth, slot) pairs in slot
+    /// order; returns the number of pairs and of splats binned (all visible ones unless the
+    /// pairs would exceed `maxTileSplatPairs`: then only the nearest that fit are kept).
+    func binTiles(chunks: Int, visible: Int, tilesX: Int, tilesY: Int) -> (pairs: Int, binned: Int) {
         let tiles = tilesX * tilesY, workers = pool.count
-        var work = binWork(count: visible, tilesX: tilesX, tilesY: tilesY)
-        let counts = work.counts, splats = work.splats
-        let start = tileStart.reserve(tiles + 1)
-        var n = visible
+        var work = BinWork(chunks: chunks, chunkSize: SplatTunables.preprocessChunk, workers: workers,
+                           tiles: tiles, tilesX: tilesX, chunkVisible: chunkVisible.base, keys: keysA.base,
+                           rects: tileRects.base, keyLimit: .max,
+                           counts: tileCounts.reserve(workers * tiles), pairs: pairsA.base)
+        runParallel(.binCount(work))
+        let counts = work.counts
         var total = 0
         for i in 0..<(workers * tiles) { total += Int(counts[i]) }
+        var binned = visible
         if total > maxTileSplatPairs {
-            // Over budget (e.g. the eye inside a dense cloud): keep the nearest splats that fit.
-            var kept = 0
-            n = 0
-            while n < visible {
-                let s = splats[n], shift = SplatTunables.tileShift
-                let pairs = ((Int(s.x1) >> shift) - (Int(s.x0) >> shift) + 1) * ((Int(s.y1) >> shift) - (Int(s.y0) >> shift) + 1)
-                if kept + pairs > maxTileSplatPairs { break }
-                kept += pairs; n += 1
-            }
-            work.n = n
+            (work.keyLimit, binned) = pairBudgetLimit(work)
             runParallel(.binCount(work))
         }
+        let start = tileStart.reserve(tiles + 1)
         var running = 0
         for t in 0..<tiles {
             start[t] = Int32(truncatingIfNeeded: running)
@@ -90,11 +96,39 @@ extension SplatRenderer {
             }
         }
         start[tiles] = Int32(truncatingIfNeeded: running)
-        var scatter = work
         // Room for half as many pairs again: head motion changes the count from frame to frame,
-        // and the buffer should stop growing within the warm-up, not a few hundred frames later.
-        scatter.list = tileRecords.capacity >= running ? tileRecords.base : tileRecords.reserve(max(1, running + running / 2))
-        runParallel(.binScatter(scatter))
-        return (running, n)
+        // and the buffers should stop growing within the warm-up, not a few hundred frames later.
+        if pairsA.capacity < running {
+            pairsA.reserve(running + running / 2)
+            pairsB.reserve(running + running / 2)
+        }
+        work.pairs = pairsA.base
+        runParallel(.binScatter(work))
+        return (running, binned)
+    }
+
+    /// Over budget (e.g. the eye inside a dense cloud): the depth key below which the nearest
+    /// splats' pairs fit in `maxTileSplatPairs`, from a histogram of the keys' top 16 bits
+    /// weighted by each splat's tile count (splats sharing the boundary bucket are dropped
+    /// with it). Returns the limit and the number of splats kept. A rare path, serial.
+    func pairBudgetLimit(_ work: BinWork) -> (UInt32, Int) {
+        let buckets = 1 << 16
+        let weight = budgetHistogram.reserve(buckets)
+        weight.update(repeating: 0, count: buckets)
+        let all = BinWork(chunks: work.chunks, chunkSize: work.chunkSize, workers: 1, tiles: work.tiles,
+                          tilesX: work.tilesX, chunkVisible: work.chunkVisible, keys: work.keys,
+                          rects: work.rects, keyLimit: .max, counts: work.counts, pairs: work.pairs)
+        all.forEachSplat(0) { i in
+            let r = work.rects[i]
+            weight[Int(work.keys[i] >> 16)] += (Int(r.x1) - Int(r.x0) + 1) * (Int(r.y1) - Int(r.y0) + 1)
+        }
+        var kept = 0, bucket = 0
+        while bucket < buckets && kept + weight[bucket] <= maxTileSplatPairs {
+            kept += weight[bucket]; bucket += 1
+        }
+        let limit = UInt32(bucket) << 16
+        var splats = 0
+        all.forEachSplat(0) { i in if work.keys[i] < limit { splats += 1 } }
+        return (bucket == buckets ? .max : limit, splats)
     }
 }

@@ -2,8 +2,9 @@
 //
 // A worker claims tiles from an atomic counter and keeps the tile's state in L1: per pixel
 // transmittance T, accumulated colour, output depth, the depth to test against and the
-// colour behind the splats, each as 16 rows × 16 floats. The tile's records (copied there
-// in depth order by binning) are streamed front to back; each updates the pixels inside its
+// colour behind the splats, each as 16 rows × 16 floats. The tile's sorted (depth, slot)
+// pairs are walked front to back, each record read from `projected` by slot (prefetched a
+// few pairs ahead: the records are scattered over the frame's array); each updates the pixels inside its
 // rectangle, 8 lanes at a time: one unaligned window when the rectangle is ≤ 8 px wide,
 // else the two aligned halves of the row. Masks are sign bits (LaneMask.swift). A pixel is
 // finished by adding T·background and setting T = 0, so "finished" needs no extra mask;
@@ -13,6 +14,7 @@
 // Cost notes (150k-splat room, 1280×720): ~6M window evaluations per frame, ~45
 // instructions each; a data-dependent early-out after alpha mispredicts on ~¼ of windows
 // and was removed (−13 % CPU).
+import CSIMD
 import RenderCore
 
 /// Layout of a worker's tile state (in `SIMD8<Float>` units).
@@ -24,6 +26,7 @@ enum BlendTile {
 /// What the blender reads and writes, as raw pointers opened once per frame.
 struct BlendContext {
     var records: UnsafeMutablePointer<ProjectedSplat>
+    var pairs: UnsafeMutablePointer<TilePair>
     var start: UnsafeMutablePointer<Int32>
     var color: UnsafeMutablePointer<UInt32>
     var depth: UnsafeMutablePointer<Float>
@@ -59,7 +62,7 @@ extension SplatRenderer {
     func blend(tilesX: Int, tilesY: Int, setup: FrameSetup, background: Vec3, target: Framebuffer, depthTest: Bool,
                writeDepth: Bool) {
         let tiles = tilesX * tilesY
-        let ctx = BlendContext(records: tileRecords.base, start: tileStart.base,
+        let ctx = BlendContext(records: projected.base, pairs: pairsA.base, start: tileStart.base,
                                color: target.color, depth: target.depth,
                                width: setup.width, height: setup.height, tilesX: tilesX, background: background)
         let state = tileState.base
@@ -125,8 +128,11 @@ extension SplatRenderer {
         let zero = V(repeating: 0), half = V(repeating: SplatTunables.depthOpacity)
         let alphaMax = V(repeating: SplatTunables.alphaMax), alphaMin = V(repeating: SplatTunables.alphaMin)
         let tMin = V(repeating: SplatTunables.transmittanceMin)
+        let ahead = SplatTunables.blendPrefetchDistance
+        for p in begin..<min(end, begin &+ ahead) { prefetch(c.records + Int(c.pairs[p] &>> 32)) }
         while k < end {
-            let s = c.records[k]
+            if k &+ ahead < end { prefetch(c.records + Int(c.pairs[k &+ ahead] &>> 32)) }
+            let s = c.records[Int(c.pairs[k] &>> 32)]
             k &+= 1
             let rx0 = max(Int(s.x0) &- x0, 0), rx1 = min(Int(s.x1) &- x0, 15)
             let ry0 = max(Int(s.y0) &- y0, 0), ry1 = min(Int(s.y1) &- y0, 15)
@@ -219,6 +225,13 @@ extension SplatRenderer {
                 }
             }
         }
+    }
+
+    /// Prefetches both cache lines a 48-byte record may span.
+    @inline(__always)
+    static func prefetch(_ r: UnsafeMutablePointer<ProjectedSplat>) {
+        csimd_prefetch(r)
+        csimd_prefetch(UnsafeRawPointer(r) + (MemoryLayout<ProjectedSplat>.stride - 1))
     }
 
     /// 8 lanes at a byte offset (any alignment) of a state array.

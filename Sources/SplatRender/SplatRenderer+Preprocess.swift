@@ -1,5 +1,7 @@
 // SplatRenderer+Preprocess — stage 1: project every splat (image contract steps 1–6),
-// 8 splats per SIMD vector over the structure-of-arrays `PreparedSplats`.
+// 8 splats per SIMD vector over the structure-of-arrays `PreparedSplats`. Visible splats are
+// written compacted within fixed chunks of slots (chunk c starts at slot c·chunk size), so
+// slot order is splat order whatever the thread count.
 import Foundation
 import RenderCore
 
@@ -8,6 +10,7 @@ struct PreparedView {
     var fields: UnsafeMutablePointer<Float>
     var stride: Int
     var rest: UnsafeMutablePointer<Float16>
+    var sourceIndex: UnsafeMutablePointer<UInt32>
     /// Rest coefficients per splat over all channels (restCount · 3).
     var k3: Int
     var degree: Int
@@ -24,7 +27,9 @@ struct PreprocessWork {
     var setup: FrameSetup
     var scratch: UnsafeMutablePointer<SIMD8<Float>>
     var proj: UnsafeMutablePointer<ProjectedSplat>
-    var keys: UnsafeMutablePointer<UInt32>, vals: UnsafeMutablePointer<UInt32>
+    var keys: UnsafeMutablePointer<UInt32>
+    var rects: UnsafeMutablePointer<TileRect>
+    var sources: UnsafeMutablePointer<UInt32>
     var visibleCounts: UnsafeMutablePointer<Int>
 
     func run(_ w: Int, _ r: SplatRenderer) {
@@ -35,7 +40,7 @@ struct PreprocessWork {
             let start = c * size, end = min(n, start + size)
             var out = start, g = start
             while g < end {
-                out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, vals, out)
+                out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, rects, sources, out)
                 g &+= 8
             }
             visibleCounts[c] = out - start
@@ -46,36 +51,29 @@ struct PreprocessWork {
 extension SplatRenderer {
     /// Projects all splats in parallel. Workers claim fixed chunks of
     /// `SplatTunables.preprocessChunk` splats (a multiple of 8) from an atomic counter, so a
-    /// descheduled thread does not hold the others up; visible splats are written compacted
-    /// within their chunk to `projected`, with depth bits in `keysA` and their `projected`
-    /// slot in `valsA`. The runs are then packed in chunk order, so
-    /// `keysA/valsA[0..<visible]` follow splat order whatever the thread count.
-    /// Returns the number of visible splats.
-    func preprocess(_ splats: PreparedSplats, setup: FrameSetup) -> Int {
+    /// descheduled thread does not hold the others up; chunk c's visible splats are written
+    /// compacted from slot c·chunk size on: the record to `projected`, the depth bits to
+    /// `keysA`, the tile rectangle to `tileRects`, the source index (depth tie-breaker) to
+    /// `slotSource`, and their number to `chunkVisible[c]`.
+    /// Returns the number of chunks and of visible splats.
+    func preprocess(_ splats: PreparedSplats, setup: FrameSetup) -> (chunks: Int, visible: Int) {
         let n = splats.count
         let proj = projected.reserve(max(1, n))
-        let keys = keysA.reserve(max(1, n)), vals = valsA.reserve(max(1, n))
-        keysB.reserve(max(1, n)); valsB.reserve(max(1, n))
+        let keys = keysA.reserve(max(1, n)), rects = tileRects.reserve(max(1, n))
+        let sources = slotSource.reserve(max(1, n))
         let size = SplatTunables.preprocessChunk
         let chunks = (n + size - 1) / size
         let visibleCounts = chunkVisible.reserve(max(1, chunks))
         let view = PreparedView(fields: splats.fields, stride: splats.fieldStride, rest: splats.rest,
+                                sourceIndex: splats.sourceIndex,
                                 k3: splats.restCount * 3, degree: splats.shDegree)
         nextChunk.store(0, ordering: .relaxed)
         runParallel(.preprocess(PreprocessWork(
             n: n, chunks: chunks, size: size, view: view, setup: setup, scratch: preprocessScratch.base,
-            proj: proj, keys: keys, vals: vals, visibleCounts: visibleCounts)))
-        // Pack the per-chunk runs in order (chunk 0 is in place).
+            proj: proj, keys: keys, rects: rects, sources: sources, visibleCounts: visibleCounts)))
         var visible = 0
-        for c in 0..<chunks {
-            let start = c * size, count = visibleCounts[c]
-            if start != visible && count > 0 {
-                memmove(keys + visible, keys + start, count * MemoryLayout<UInt32>.stride)
-                memmove(vals + visible, vals + start, count * MemoryLayout<UInt32>.stride)
-            }
-            visible += count
-        }
-        return visible
+        for c in 0..<chunks { visible += visibleCounts[c] }
+        return (chunks, visible)
     }
 
     /// Projects splats g…g+7 (padding lanes have opacity 0) and appends the visible ones at
@@ -84,7 +82,8 @@ extension SplatRenderer {
     @inline(__always)
     static func projectGroup(_ g: Int, _ sp: PreparedView, _ s: FrameSetup, _ tmp: UnsafeMutablePointer<SIMD8<Float>>,
                              _ proj: UnsafeMutablePointer<ProjectedSplat>, _ keys: UnsafeMutablePointer<UInt32>,
-                             _ vals: UnsafeMutablePointer<UInt32>, _ outStart: Int) -> Int {
+                             _ rects: UnsafeMutablePointer<TileRect>, _ sources: UnsafeMutablePointer<UInt32>,
+                             _ outStart: Int) -> Int {
         typealias V = SIMD8<Float>
         let zero = V(repeating: 0)
         let px = sp.load(.x, g), py = sp.load(.y, g), pz = sp.load(.z, g)
@@ -185,13 +184,16 @@ extension SplatRenderer {
         tmp[10] = maxLanes(x0, zero); tmp[11] = maxLanes(y0, zero)
         tmp[12] = minLanes(x1, wMax); tmp[13] = minLanes(y1, hMax)
         var out = outStart
+        let shift = SplatTunables.tileShift
         for l in 0..<8 where keep[l] {
+            let rx0 = Int16(tmp[10][l]), ry0 = Int16(tmp[11][l]), rx1 = Int16(tmp[12][l]), ry1 = Int16(tmp[13][l])
             proj[out] = ProjectedSplat(
                 mx: tmp[0][l], my: tmp[1][l], ca: tmp[2][l], cb: tmp[3][l], cc: tmp[4][l], opacity: tmp[5][l],
-                r: tmp[6][l], g: tmp[7][l], b: tmp[8][l], depth: tmp[9][l],
-                x0: Int16(tmp[10][l]), y0: Int16(tmp[11][l]), x1: Int16(tmp[12][l]), y1: Int16(tmp[13][l]))
+                r: tmp[6][l], g: tmp[7][l], b: tmp[8][l], depth: tmp[9][l], x0: rx0, y0: ry0, x1: rx1, y1: ry1)
             keys[out] = tmp[9][l].bitPattern
-            vals[out] = UInt32(truncatingIfNeeded: out)
+            rects[out] = TileRect(x0: UInt16(rx0) >> shift, y0: UInt16(ry0) >> shift,
+                                  x1: UInt16(rx1) >> shift, y1: UInt16(ry1) >> shift)
+            sources[out] = sp.sourceIndex[g &+ l]
             out &+= 1
         }
         return out

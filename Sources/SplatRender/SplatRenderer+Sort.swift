@@ -1,87 +1,118 @@
-// SplatRenderer+Sort — stage 2: depth sort of the visible splats, then gather.
+// SplatRenderer+Sort — stage 3: each tile's pairs sorted by depth, tiles in parallel.
 //
-// Depth is > near > 0, so the IEEE bits of a Float sort like the value. LSD radix with
-// 11-bit digits (3 passes), each pass stable, parallel over contiguous chunks (histogram
-// per worker, digit-major/worker-minor offsets), so equal depths keep splat order and the
-// result does not depend on the worker count. Passes whose digit is the same for every key
-// are skipped.
-import RenderCore
+// Binning leaves every tile's list in slot order; a stable sort by the depth key, then runs of
+// equal depth put in source-index order (slots are in spatial order, see `PreparedSplats`),
+// gives the reference's order: depth, then splat index. Depth > near > 0, so the IEEE bits of
+// a Float sort like the value (full 32-bit precision: 1 cm apart at 500 m still sorts). Per
+// tile — a few hundred pairs, in cache — an LSD radix sort with 8-bit digits that skips the
+// digits every key of the tile shares (usually the exponent byte), or insertion sort for
+// short lists. Workers claim tiles from an atomic counter; a tile's result does not depend
+// on which worker sorted it.
 
-/// One radix pass's inputs: histogram of a worker's chunk, or its stable scatter.
-struct RadixWork {
-    var n, workers: Int
-    var shift: UInt32
-    var hist: UnsafeMutablePointer<Int32>
-    var srcK, srcV, dstK, dstV: UnsafeMutablePointer<UInt32>
-    static let buckets = 1 << SplatTunables.radixBits
-    static let mask = UInt32(buckets - 1)
+/// Stage 3's inputs: tiles' pair ranges in `pairs`, with `scratch` the same size.
+struct TileSortWork {
+    var tiles: Int
+    var start: UnsafeMutablePointer<Int32>
+    var pairs, scratch: UnsafeMutablePointer<TilePair>
+    /// Source index of each slot (the tie-breaker).
+    var sources: UnsafeMutablePointer<UInt32>
+    /// 256 counters per worker.
+    var histograms: UnsafeMutablePointer<Int32>
 
-    func histogram(_ w: Int) {
-        let h = hist + w * Self.buckets
-        h.update(repeating: 0, count: Self.buckets)
-        for i in SplatRenderer.chunk(w, workers, n) { h[Int((srcK[i] >> shift) & Self.mask)] &+= 1 }
-    }
+    static let digitBits = 8
+    static let buckets = 1 << digitBits
+    /// Lists up to this long are insertion-sorted (cheaper than four 256-bucket passes).
+    static let insertionLimit = 48
 
-    func scatter(_ w: Int) {
-        let h = hist + w * Self.buckets
-        for i in SplatRenderer.chunk(w, workers, n) {
-            let k = srcK[i], d = Int((k >> shift) & Self.mask)
-            let p = Int(h[d]); h[d] = Int32(truncatingIfNeeded: p &+ 1)
-            dstK[p] = k; dstV[p] = srcV[i]
+    func run(_ w: Int, _ r: SplatRenderer) {
+        let hist = histograms + w * Self.buckets
+        while true {
+            let t = r.nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
+            if t >= tiles { break }
+            let begin = Int(start[t]), n = Int(start[t &+ 1]) &- begin
+            if n <= Self.insertionLimit {
+                Self.insertionSort(pairs + begin, n)
+            } else {
+                Self.radixSort(pairs + begin, scratch + begin, n, hist)
+            }
+            orderTies(pairs + begin, n)
         }
     }
-}
 
-/// The gather of projected records into depth order, counting on the way how many of each
-/// worker's records every tile receives (binning's first pass: the same contiguous chunks
-/// of the depth order, so the records are counted while they are in cache).
-struct GatherWork {
-    var n, workers: Int
-    var order: UnsafeMutablePointer<UInt32>
-    var proj, out: UnsafeMutablePointer<ProjectedSplat>
-    var bin: BinWork
+    /// Puts every run of equal depth keys in source-index order (insertion sort; runs are
+    /// rare and short: distinct splats at exactly the same depth).
+    @inline(__always)
+    func orderTies(_ a: UnsafeMutablePointer<TilePair>, _ n: Int) {
+        var i = 1
+        while i < n {
+            if UInt32(truncatingIfNeeded: a[i]) == UInt32(truncatingIfNeeded: a[i &- 1]) {
+                let v = a[i], key = UInt32(truncatingIfNeeded: v), src = sources[Int(v &>> 32)]
+                var j = i
+                while j > 0 && UInt32(truncatingIfNeeded: a[j &- 1]) == key && sources[Int(a[j &- 1] &>> 32)] > src {
+                    a[j] = a[j &- 1]; j &-= 1
+                }
+                a[j] = v
+            }
+            i &+= 1
+        }
+    }
 
-    func run(_ w: Int) {
-        let range = SplatRenderer.chunk(w, workers, n)
-        for i in range { out[i] = proj[Int(order[i])] }
-        bin.count(w)
+    /// Stable insertion sort of `n` pairs by their low 32 bits.
+    @inline(__always)
+    static func insertionSort(_ a: UnsafeMutablePointer<TilePair>, _ n: Int) {
+        var i = 1
+        while i < n {
+            let v = a[i], key = UInt32(truncatingIfNeeded: v)
+            var j = i
+            while j > 0 && UInt32(truncatingIfNeeded: a[j &- 1]) > key {
+                a[j] = a[j &- 1]; j &-= 1
+            }
+            a[j] = v
+            i &+= 1
+        }
+    }
+
+    /// Stable LSD radix sort of `n` pairs by their low 32 bits, 8 bits a pass; `tmp` holds `n`.
+    /// The result ends in `a`.
+    static func radixSort(_ a: UnsafeMutablePointer<TilePair>, _ tmp: UnsafeMutablePointer<TilePair>, _ n: Int,
+                          _ hist: UnsafeMutablePointer<Int32>) {
+        // Bits that differ between keys: digits without any are already in order.
+        var allOr: UInt32 = 0, allAnd: UInt32 = .max
+        for i in 0..<n {
+            let k = UInt32(truncatingIfNeeded: a[i])
+            allOr |= k; allAnd &= k
+        }
+        let varying = allOr ^ allAnd
+        var src = a, dst = tmp
+        var shift: UInt64 = 0
+        while shift < 32 {
+            defer { shift &+= UInt64(digitBits) }
+            guard (varying >> UInt32(shift)) & UInt32(buckets - 1) != 0 else { continue }
+            hist.update(repeating: 0, count: buckets)
+            for i in 0..<n { hist[Int((src[i] &>> shift) & 0xFF)] &+= 1 }
+            var running: Int32 = 0
+            for d in 0..<buckets {
+                let c = hist[d]; hist[d] = running; running &+= c
+            }
+            for i in 0..<n {
+                let v = src[i], d = Int((v &>> shift) & 0xFF)
+                let p = Int(hist[d]); hist[d] = Int32(truncatingIfNeeded: p &+ 1)
+                dst[p] = v
+            }
+            swap(&src, &dst)
+        }
+        if src != a { a.update(from: src, count: n) }
     }
 }
 
 extension SplatRenderer {
-    /// Sorts `keysA/valsA[0..<n]` by key, gathers `projected[vals]` into `sorted` and counts
-    /// the (tile, worker) pairs binning will write (see `BinWork`).
-    func sortByDepth(count n: Int, tilesX: Int, tilesY: Int) {
-        let bits = SplatTunables.radixBits, buckets = 1 << bits
-        let workers = pool.count
-        let hist = histogram.reserve(workers * buckets)
-        var srcK = keysA.base, srcV = valsA.base, dstK = keysB.base, dstV = valsB.base
-        var shift: UInt32 = 0
-        while shift < 32 {
-            let sk = srcK, sv = srcV, dk = dstK, dv = dstV, sh = shift
-            runParallel(.histogram(RadixWork(n: n, workers: workers, shift: sh, hist: hist,
-                                              srcK: sk, srcV: sv, dstK: dk, dstV: dv)))
-            // Exclusive prefix, digit-major then worker; skip a pass that moves nothing.
-            var running: Int32 = 0, trivial = false
-            for d in 0..<buckets {
-                var digitTotal: Int32 = 0
-                for w in 0..<workers {
-                    let c = hist[w * buckets + d]
-                    hist[w * buckets + d] = running
-                    running &+= c; digitTotal &+= c
-                }
-                if Int(digitTotal) == n { trivial = true }
-            }
-            if !trivial {
-                runParallel(.radixScatter(RadixWork(n: n, workers: workers, shift: sh, hist: hist,
-                                                     srcK: sk, srcV: sv, dstK: dk, dstV: dv)))
-                swap(&srcK, &dstK); swap(&srcV, &dstV)
-            }
-            shift += UInt32(bits)
-        }
-        let order = srcV, proj = projected.base
-        let out = sorted.reserve(max(1, n))
-        let bin = binWork(count: n, tilesX: tilesX, tilesY: tilesY)
-        runParallel(.gather(GatherWork(n: n, workers: workers, order: order, proj: proj, out: out, bin: bin)))
+    /// Sorts every tile's pairs in `pairsA` by depth (stable), in parallel over tiles.
+    func sortTiles(tilesX: Int, tilesY: Int) {
+        let buckets = TileSortWork.buckets
+        let work = TileSortWork(tiles: tilesX * tilesY, start: tileStart.base, pairs: pairsA.base,
+                                scratch: pairsB.base, sources: slotSource.base,
+                                histograms: histogram.reserve(pool.count * buckets))
+        nextTile.store(0, ordering: .relaxed)
+        runParallel(.tileSort(work))
     }
 }

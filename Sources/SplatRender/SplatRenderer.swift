@@ -1,12 +1,14 @@
 // SplatRenderer — the fast CPU Gaussian-splat renderer (3DGS reference semantics).
 //
 // Stages, one function each (like diff-gaussian-rasterization's forward pass):
-//   preprocess  every splat in parallel: cull, 2D covariance, SH colour, conic, radius, rect
-//   sort        visible splats by depth (LSD radix on float bits; ties keep splat order),
-//               gather the records into that order and count tiles per splat on the way
-//   bin         prefix sums = tile ranges, duplicate into tile lists
-//               — together with `sort` this is a stable sort by the 64-bit (tile, depth) key
-//   blend       per 16×16 tile, front to back, 8 pixels per SIMD lane group, early stop
+//   preprocess  every splat in parallel: cull, 2D covariance, SH colour, conic, radius, rect;
+//               a 48-byte record per visible splat, plus its depth key and tile rectangle
+//   bin         count tiles per splat, prefix sums = tile ranges, append a (depth, slot)
+//               pair to every tile the splat touches (8 bytes per pair, in splat order)
+//   sort        each tile's pairs by depth, stable (tiles in parallel, in cache)
+//               — bin + sort is a stable sort by the 64-bit (tile, depth) key
+//   blend       per 16×16 tile, front to back (records read by slot, prefetched), 8 pixels
+//               per SIMD lane group, early stop
 // Work is split over a fixed `WorkerPool`; every buffer lives in the renderer and is reused,
 // so a steady state allocates nothing. Output bytes do not depend on the thread count.
 import Foundation
@@ -33,10 +35,10 @@ public final class SplatRenderer: @unchecked Sendable {
     /// depth can turn it off to save ~8 % of the frame time — the depth buffer is then left
     /// as it was (still read when `depthTest` is true).
     public var writesDepth = true
-    /// Memory guard: the most (tile, splat) pairs one frame may bin (48 bytes each; the
-    /// default 2²⁶ ≈ 3 GB). A frame over budget — the eye inside a dense cloud, every splat
-    /// covering hundreds of tiles — keeps the nearest splats that fit and reports the rest in
-    /// `SplatStageTimes.droppedSplats` instead of exhausting memory.
+    /// Memory guard: the most (tile, splat) pairs one frame may bin (16 bytes each with the
+    /// sort's scratch; the default 2²⁶ ≈ 1 GB). A frame over budget — the eye inside a dense
+    /// cloud, every splat covering hundreds of tiles — keeps the nearest splats that fit and
+    /// reports the rest in `SplatStageTimes.droppedSplats` instead of exhausting memory.
     public var maxTileSplatPairs = 1 << 26
 
     let pool: WorkerPool<SplatRenderer>
@@ -44,13 +46,14 @@ public final class SplatRenderer: @unchecked Sendable {
     var stageWork = StageWork.idle
     // Per-frame scratch, reused (see each stage for its meaning).
     let projected = ScratchBuffer<ProjectedSplat>()
-    let sorted = ScratchBuffer<ProjectedSplat>()
-    let keysA = ScratchBuffer<UInt32>(), keysB = ScratchBuffer<UInt32>()
-    let valsA = ScratchBuffer<UInt32>(), valsB = ScratchBuffer<UInt32>()
+    let keysA = ScratchBuffer<UInt32>()
+    let tileRects = ScratchBuffer<TileRect>()
+    let slotSource = ScratchBuffer<UInt32>()
     let histogram = ScratchBuffer<Int32>()
+    let budgetHistogram = ScratchBuffer<Int>()
     let tileCounts = ScratchBuffer<Int32>()
     let tileStart = ScratchBuffer<Int32>()
-    let tileRecords = ScratchBuffer<ProjectedSplat>()
+    let pairsA = ScratchBuffer<TilePair>(), pairsB = ScratchBuffer<TilePair>()
     let chunkVisible = ScratchBuffer<Int>()
     let preprocessScratch = ScratchBuffer<SIMD8<Float>>()
     let tileState = ScratchBuffer<SIMD8<Float>>()
@@ -91,14 +94,14 @@ public final class SplatRenderer: @unchecked Sendable {
             defer { t0 = t1 }
             return Double(t1 - t0) / 1e6
         }
-        let visible = preprocess(splats, setup: setup)
+        let (chunks, visible) = preprocess(splats, setup: setup)
         times.preprocess = lap()
         let tilesX = (setup.width + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
         let tilesY = (setup.height + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
-        sortByDepth(count: visible, tilesX: tilesX, tilesY: tilesY)
-        times.sort = lap()
-        let (pairs, binned) = binTiles(count: visible, tilesX: tilesX, tilesY: tilesY)
+        let (pairs, binned) = binTiles(chunks: chunks, visible: visible, tilesX: tilesX, tilesY: tilesY)
         times.bin = lap()
+        sortTiles(tilesX: tilesX, tilesY: tilesY)
+        times.sort = lap()
         blend(tilesX: tilesX, tilesY: tilesY, setup: setup, background: camera.background,
               target: target, depthTest: depthTest, writeDepth: writesDepth)
         times.blend = lap()
@@ -134,9 +137,8 @@ public final class SplatRenderer: @unchecked Sendable {
 enum StageWork {
     case idle
     case preprocess(PreprocessWork)
-    case histogram(RadixWork), radixScatter(RadixWork)
-    case gather(GatherWork)
     case binCount(BinWork), binScatter(BinWork)
+    case tileSort(TileSortWork)
     case blend(BlendWork)
 }
 
@@ -145,11 +147,9 @@ func runSplatStage(_ r: SplatRenderer, _ w: Int) {
     switch r.stageWork {
     case .idle: break
     case .preprocess(let j): j.run(w, r)
-    case .histogram(let j): j.histogram(w)
-    case .radixScatter(let j): j.scatter(w)
-    case .gather(let j): j.run(w)
     case .binCount(let j): j.count(w)
     case .binScatter(let j): j.scatter(w)
+    case .tileSort(let j): j.run(w, r)
     case .blend(let j): j.run(w, r)
     }
 }

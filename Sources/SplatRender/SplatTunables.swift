@@ -28,6 +28,6 @@ public enum SplatTunables {
     public static let depthOpacity: Float = 0.5
     /// Splats per preprocessing work item (claimed dynamically by the workers; a multiple of 8).
     static let preprocessChunk = 8192
-    /// Radix digit width for the depth sort (3 passes cover 32 bits).
-    static let radixBits = 11
+    /// Pairs the blender prefetches ahead of the one it blends (records are read by slot).
+    static let blendPrefetchDistance = 8
 }

@@ -26,7 +26,7 @@ import TestSupport
         let renderer = SplatRenderer(threads: 2)
         let fb = Framebuffer(width: cam.width, height: cam.height)
         renderer.render(SplatRenderer.prepare(cloud), camera: cam, into: fb)
-        let s = renderer.sorted.base[0]
+        let s = renderer.projected.base[0]
         // The pixels the splat may touch are the square of half-size r around the mean; the
         // fast renderer's rectangle is that square tightened to where alpha can reach 1/255.
         let xs = (0..<cam.width).filter { abs(Float($0) + 0.5 - proj.mean.x) <= r }

@@ -1,6 +1,7 @@
-// CSIMD — x86 intrinsics Swift cannot call directly (function-like macros such as gathers).
+// CSIMD — x86 intrinsics Swift cannot call directly (function-like macros such as gathers),
+// and a portable prefetch.
 // Header-only `static inline` functions: Swift's Clang importer compiles them into the caller,
-// where LLVM inlines them. Only used when the target CPU has AVX2 (see Package.swift).
+// where LLVM inlines them. The gathers exist only when the target CPU has AVX2 (see Package.swift).
 #ifndef CSIMD_H
 #define CSIMD_H
 #if defined(__x86_64__) && defined(__AVX2__)
@@ -15,4 +16,6 @@ static inline __m256i csimd_gather_pairs_u32(const unsigned int *base, __m128i i
 }
 #define CSIMD_HAS_AVX2 1
 #endif
+/// Asks the cache for the line holding `p` ahead of a read (prefetcht0 on x86; any CPU).
+static inline void csimd_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 #endif
