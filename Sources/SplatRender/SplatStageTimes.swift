@@ -4,11 +4,11 @@
 public struct SplatStageTimes: Sendable, Equatable, CustomStringConvertible {
     /// Cull, 3D→2D covariance, SH colour, conic, radius and pixel rectangle of every splat.
     public var preprocess: Double = 0
-    /// Depth sort of the visible splats (LSD radix on the float bits of depth) and gather
-    /// into depth order.
+    /// Depth sort of every tile's list (stable radix on the float bits of depth, tiles in
+    /// parallel; runs after `bin`).
     public var sort: Double = 0
-    /// Tile counting and duplication into per-tile lists (the final, tile-digit pass of
-    /// the (tile, depth) key sort), including tile ranges.
+    /// Tile counting, tile ranges and the (depth, slot) pair of each splat in every tile it
+    /// touches.
     public var bin: Double = 0
     /// Per-tile front-to-back blending and write-out.
     public var blend: Double = 0

@@ -97,3 +97,24 @@ import TestSupport
         #expect(some.visibleSplats == all.visibleSplats)
     }
 }
+
+@Suite struct DepthTieTests {
+    /// Splats at exactly the same depth blend in source order, as the reference sorts them,
+    /// although `prepare` stores them in spatial (Morton) order: here the reverse of the
+    /// source order, so a renderer that broke ties by slot would paint the other splat on top.
+    @Test func equalDepthsBlendInSourceOrder() throws {
+        var cloud = SplatCloud(shDegree: 0)
+        // Overlapping, nearly opaque, same z: the later source splat lies nearer the origin of
+        // the Morton grid, so it comes first in slot order.
+        let colours = [Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)]
+        for (i, c) in colours.enumerated() {
+            cloud.append(position: Vec3(0.02 * Float(2 - i), 0.02 * Float(2 - i), 0), scale: Vec3(0.08, 0.08, 0.01),
+                         rotation: .identity, opacity: 0.95, dc: SplatCloud.dcFromColor(c), rest: [])
+        }
+        let prepared = SplatRenderer.prepare(cloud)
+        #expect((0..<3).map { prepared.sourceIndex[$0] } == [2, 1, 0], "the test needs slots out of source order")
+        let cam = SplatTestHelpers.lookAtCamera(eye: Vec3(0.02, 0.02, 1.5), target: Vec3(0.02, 0.02, 0), width: 64, height: 64)
+        let cmp = SplatTestHelpers.expectMatch(cloud, camera: cam, name: "equal-depth-ties", minCovered: 500)
+        #expect(cmp.maxError <= 1)
+    }
+}
