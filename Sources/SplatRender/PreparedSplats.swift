@@ -7,6 +7,8 @@
 // alpha 1/255, used to tighten its pixel rectangle). Higher SH coefficients are Float16,
 // transposed per group: coefficient j = k·3 + channel of splat 8g + lane sits at
 // `rest[(g · restCount·3 + j) · 8 + lane]`. Padding splats have opacity 0 (always culled).
+// Slots are in Morton order of the centres, not the cloud's order (`sourceIndex` maps back):
+// the renderer reads a tile's records by slot, and nearby splats then share cache lines.
 import Foundation
 import RenderCore
 

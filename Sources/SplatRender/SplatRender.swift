@@ -1,7 +1,8 @@
 // SplatRender — the CPU Gaussian-splat renderer.
 //
 // Job: render a `SplatCloud` for a `Camera` with the 3DGS reference semantics (EWA
-// projection, SH colour, 16×16 tiles, depth-sorted front-to-back blending).
+// projection, SH colour, 16×16 tiles, depth-sorted front-to-back blending). `prepare`
+// stores the splats in spatial (Morton) order, so that a tile's records lie together.
 // Contract: knows nothing of files or windows; output matches the slow reference renderer
 // in TestSupport within the image contract (PSNR ≥ 50 dB, max channel error ≤ 2); the
 // bytes are identical for any thread count.
@@ -12,7 +13,7 @@
 //   renderer.antialias = false                          // optional Mip-Splatting compensation
 //   renderer.writesDepth = true                         // false: skip the depth output (~8 % faster)
 //   let t = renderer.render(splats, camera: cam, into: framebuffer, depthTest: false)
-//   // t: SplatStageTimes (preprocess / sort / bin / blend ms, visible splats, pairs)
+//   // t: SplatStageTimes (preprocess / bin / sort / blend ms, visible splats, pairs)
 // With `depthTest: true` the framebuffer's existing colour and depth (e.g. the cube room
 // drawn first) are kept: splats behind it are ignored and composited over its colour.
 //
@@ -20,7 +21,7 @@
 // stage functions). Measure with `splatframe bench generate:N` (or any splat file).
 //
 // Files: SplatRenderer (orchestration, StageWork) and one extension per stage (+Preprocess,
-// +Sort, +Binning, +Blend); SplatTunables (every constant); PreparedSplats (compact SoA copy);
+// +Binning, +Sort, +Blend); SplatTunables (every constant); PreparedSplats (compact SoA copy);
 // ProjectedSplat (per-frame record); FrameSetup (camera constants); FastExp and LaneMask
 // (SIMD helpers); SphericalHarmonics; SplatStageTimes. Buffers: RenderCore.ScratchBuffer. Threads: RenderCore.WorkerPool.
 import RenderCore
