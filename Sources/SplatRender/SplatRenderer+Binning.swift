@@ -2,7 +2,7 @@
 // every tile a splat's rectangle touches.
 //
 // Reads only the 4-byte depth key and the 8-byte tile rectangle of each visible splat, in
-// slot order (preprocessing's chunks, each compacted: slot order is splat order), and
+// slot order (preprocessing's chunks, each compacted: slot order is the prepared order), and
 // writes one 8-byte pair per (tile, splat): the blender later reads the 48-byte record by
 // slot. Workers take contiguous runs of chunks; offsets are tile-major, worker-minor, so
 // every tile's list is in slot order — the order the per-tile stable sort by depth needs.
@@ -98,10 +98,8 @@ extension SplatRenderer {
         start[tiles] = Int32(truncatingIfNeeded: running)
         // Room for half as many pairs again: head motion changes the count from frame to frame,
         // and the buffers should stop growing within the warm-up, not a few hundred frames later.
-        if pairsA.capacity < running {
-            pairsA.reserve(running + running / 2)
-            pairsB.reserve(running + running / 2)
-        }
+        if pairsA.capacity < running { pairsA.reserve(running + running / 2) }
+        if pairsB.capacity < running { pairsB.reserve(running + running / 2) }
         work.pairs = pairsA.base
         runParallel(.binScatter(work))
         return (running, binned)
@@ -115,9 +113,8 @@ extension SplatRenderer {
         let buckets = 1 << 16
         let weight = budgetHistogram.reserve(buckets)
         weight.update(repeating: 0, count: buckets)
-        let all = BinWork(chunks: work.chunks, chunkSize: work.chunkSize, workers: 1, tiles: work.tiles,
-                          tilesX: work.tilesX, chunkVisible: work.chunkVisible, keys: work.keys,
-                          rects: work.rects, keyLimit: .max, counts: work.counts, pairs: work.pairs)
+        var all = work  // one "worker" walking every chunk, nothing excluded
+        all.workers = 1; all.keyLimit = .max
         all.forEachSplat(0) { i in
             let r = work.rects[i]
             weight[Int(work.keys[i] >> 16)] += (Int(r.x1) - Int(r.x0) + 1) * (Int(r.y1) - Int(r.y0) + 1)

@@ -4,12 +4,13 @@
 // transmittance T, accumulated colour, output depth, the depth to test against and the
 // colour behind the splats, each as 16 rows × 16 floats. The tile's sorted (depth, slot)
 // pairs are walked front to back, each record read from `projected` by slot (prefetched a
-// few pairs ahead: the records are scattered over the frame's array); each updates the pixels inside its
-// rectangle, 8 lanes at a time: one unaligned window when the rectangle is ≤ 8 px wide,
-// else the two aligned halves of the row. Masks are sign bits (LaneMask.swift). A pixel is
-// finished by adding T·background and setting T = 0, so "finished" needs no extra mask;
-// the tile stops when its count of live pixels reaches 0. Identical arithmetic per tile
-// whichever worker runs it, so the bytes do not depend on the thread count.
+// few pairs ahead; with slots in spatial order a tile's records lie close together); each
+// updates the pixels inside its rectangle, 8 lanes at a time: one unaligned window when the
+// rectangle is ≤ 8 px wide, else the two aligned halves of the row. Masks are sign bits
+// (LaneMask.swift). A pixel is finished by adding T·background and setting T = 0, so
+// "finished" needs no extra mask; the tile stops when its count of live pixels reaches 0.
+// Identical arithmetic per tile whichever worker runs it, so the bytes do not depend on the
+// thread count.
 //
 // Cost notes (150k-splat room, 1280×720): ~6M window evaluations per frame, ~45
 // instructions each; a data-dependent early-out after alpha mispredicts on ~¼ of windows

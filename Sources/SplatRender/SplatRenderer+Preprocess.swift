@@ -1,7 +1,7 @@
 // SplatRenderer+Preprocess — stage 1: project every splat (image contract steps 1–6),
 // 8 splats per SIMD vector over the structure-of-arrays `PreparedSplats`. Visible splats are
 // written compacted within fixed chunks of slots (chunk c starts at slot c·chunk size), so
-// slot order is splat order whatever the thread count.
+// slot order is the prepared order (see `PreparedSplats`) whatever the thread count.
 import Foundation
 import RenderCore
 
