@@ -2,10 +2,11 @@
 //
 // exp(x) = 2^(x·log2 e) = 2^n · 2^f with n = round(x·log2 e) found by the magic-number
 // trick (adding 1.5·2²³ rounds to an integer held in the low mantissa bits) and
-// f ∈ [−½, ½] handled by a degree-5 polynomial of 2^f. Relative error < 2e-6 on [−20, 0]
-// (tested; the blender only needs [−5.6, 0], below which alpha < 1/255 anyway) and growing
-// to ~5e-6 near −87 from the rounding of x·log2 e — far below what the 8-bit image contract
-// can see: alpha moves by < 2e-6 relative, and so does the 1/255 skip threshold.
+// f ∈ [−½, ½] handled by a degree-3 polynomial of 2^f. Relative error < 8e-5 (tested on
+// [−20, 0]; the blender only needs [−5.6, 0], below which alpha < 1/255 anyway): alpha
+// moves by < 8e-5 relative, at most 0.02 of an 8-bit level, so about one pixel in a
+// thousand rounds to the neighbouring byte. Degree 5 (2e-6) cost ~5 % more blend time at
+// a million splats for no visible difference (PSNR 81 dB between the two).
 
 /// exp(x) per lane for x ≤ 0 (inputs below −87 return ~2⁻¹²⁶ rather than 0).
 @inline(__always)
@@ -20,14 +21,12 @@ func fastExp2(_ x: SIMD8<Float>) -> SIMD8<Float> {
     let shifted = t + magic
     let n = shifted - magic
     let f = t - n
-    // Horner with fused multiply-adds (c + p·f); coefficients fitted for minimal relative
-    // error of 2^f on [−½, ½] (7.5e-8 in exact arithmetic, ~2.5e-7 in Float).
+    // Horner with fused multiply-adds (c + p·f); coefficients fitted (Lawson's iteration)
+    // for minimal relative error of 2^f on [−½, ½]: 7.5e-5.
     typealias V = SIMD8<Float>
-    var p = V(repeating: 9.675541330687001e-3).addingProduct(V(repeating: 1.3276471519852e-3), f)
-    p = V(repeating: 5.55071327496038e-2).addingProduct(p, f)
-    p = V(repeating: 0.24022119723933882).addingProduct(p, f)
-    p = V(repeating: 0.6931469670638658).addingProduct(p, f)
-    p = V(repeating: 1.0000000716546553).addingProduct(p, f)
+    var p = V(repeating: 0.24261114787052596).addingProduct(V(repeating: 0.05517166875457868), f)
+    p = V(repeating: 0.6932609877583411).addingProduct(p, f)
+    p = V(repeating: 0.9999280720308008).addingProduct(p, f)
     let bits = (unsafeBitCast(shifted, to: SIMD8<Int32>.self) &<< 23) &+ (127 << 23)
     return p * unsafeBitCast(bits, to: SIMD8<Float>.self)
 }
