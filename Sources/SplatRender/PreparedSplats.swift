@@ -9,6 +9,7 @@
 // `rest[(g · restCount·3 + j) · 8 + lane]`. Padding splats have opacity 0 (always culled).
 // Slots are in Morton order of the centres, not the cloud's order (`sourceIndex` maps back):
 // the renderer reads a tile's records by slot, and nearby splats then share cache lines.
+import CSIMD
 import Foundation
 import RenderCore
 
@@ -47,7 +48,8 @@ public final class PreparedSplats: @unchecked Sendable {
     /// order, and the renderer breaks depth ties by this index, as the reference does.
     private(set) var sourceIndex: UnsafeMutablePointer<UInt32>
 
-    /// Converts `cloud` (O(n), single-threaded; ~150 ms per million splats in release).
+    /// Converts `cloud` (O(n log n), single-threaded; ~0.4 s per million degree-3 splats in a
+    /// release build, ~¼ of it the spatial sort).
     public convenience init(_ cloud: SplatCloud) {
         self.init(cloud, range: 0..<cloud.count)
     }
@@ -79,8 +81,29 @@ public final class PreparedSplats: @unchecked Sendable {
         let (red, green, blue, tau) = (f(.red), f(.green), f(.blue), f(.tau))
         let srcRest = cloud.shRestCount, k3 = restCount * 3, copied = min(k3, srcRest * 3)
         let base = range.lowerBound
+        // The loop reads the cloud in spatial order, so each of a splat's ~8 cache lines
+        // (position, scale, rotation, opacity, colour, SH) is a DRAM miss: prefetching them
+        // `ahead` splats early overlaps the misses (fill of a degree-3 million: 725 -> 280 ms).
+        let ahead = 12
+        @inline(__always) func prefetch(_ i: Int, _ sr: UnsafeBufferPointer<Float>) {
+            let src = base + Int(order[i])
+            cloud.positions.withUnsafeBufferPointer { csimd_prefetch($0.baseAddress! + src) }
+            cloud.scales.withUnsafeBufferPointer { csimd_prefetch($0.baseAddress! + src) }
+            cloud.rotations.withUnsafeBufferPointer { csimd_prefetch($0.baseAddress! + src) }
+            cloud.opacities.withUnsafeBufferPointer { csimd_prefetch($0.baseAddress! + src) }
+            cloud.dc.withUnsafeBufferPointer { csimd_prefetch($0.baseAddress! + src) }
+            let restBytes = srcRest * 3 * 4
+            if restBytes > 0 {
+                let r = UnsafeRawPointer(sr.baseAddress! + src * srcRest * 3)
+                var o = 0
+                while o < restBytes { csimd_prefetch(r + o); o += 64 }
+                csimd_prefetch(r + restBytes - 1)
+            }
+        }
         cloud.shRest.withUnsafeBufferPointer { sr in
+            for i in 0..<min(ahead, count) { prefetch(i, sr) }
             for i in 0..<count {
+                if i + ahead < count { prefetch(i + ahead, sr) }
                 let src = base + Int(order[i])
                 let p = cloud.positions[src], s = cloud.scales[src]
                 px[i] = p.x; py[i] = p.y; pz[i] = p.z
