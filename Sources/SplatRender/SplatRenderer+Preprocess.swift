@@ -2,6 +2,7 @@
 // 8 splats per SIMD vector over the structure-of-arrays `PreparedSplats`. Visible splats are
 // written compacted within fixed chunks of slots (chunk c starts at slot c·chunk size), so
 // slot order is the prepared order (see `PreparedSplats`) whatever the thread count.
+import CSIMD
 import Foundation
 import RenderCore
 
@@ -33,7 +34,7 @@ struct PreprocessWork {
     var visibleCounts: UnsafeMutablePointer<Int>
 
     func run(_ w: Int, _ r: SplatRenderer) {
-        let tmp = scratch + w * 16
+        let tmp = scratch + w * SplatRenderer.preprocessScratchVectors
         while true {
             let c = r.nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
             if c >= chunks { break }
@@ -183,8 +184,35 @@ extension SplatRenderer {
         tmp[9] = d
         tmp[10] = maxLanes(x0, zero); tmp[11] = maxLanes(y0, zero)
         tmp[12] = minLanes(x1, wMax); tmp[13] = minLanes(y1, hMax)
-        var out = outStart
         let shift = SplatTunables.tileShift
+        #if arch(x86_64)
+        // All eight records by transposes instead of field by field: straight to the output
+        // when the whole group is visible (usual: slots are in spatial order), else to a
+        // staging area from which the visible ones are copied.
+        let fields = UnsafeRawPointer(tmp).assumingMemoryBound(to: Float.self)
+        if all(keep) {
+            csimd_store_records(fields, proj + outStart)
+            csimd_store_tile_rects(fields + 80, Int32(shift), rects + outStart)
+            UnsafeMutableRawPointer(keys + outStart).storeBytes(of: unsafeBitCast(tmp[9], to: SIMD8<UInt32>.self),
+                                                                as: SIMD8<UInt32>.self)
+            UnsafeMutableRawPointer(sources + outStart).copyMemory(from: sp.sourceIndex + g, byteCount: 32)
+            return outStart &+ 8
+        }
+        let stagedRecords = UnsafeMutableRawPointer(tmp + 16).assumingMemoryBound(to: ProjectedSplat.self)
+        let stagedRects = UnsafeMutableRawPointer(tmp + 28).assumingMemoryBound(to: TileRect.self)
+        csimd_store_records(fields, stagedRecords)
+        csimd_store_tile_rects(fields + 80, Int32(shift), stagedRects)
+        var out = outStart
+        for l in 0..<8 where keep[l] {
+            proj[out] = stagedRecords[l]
+            keys[out] = tmp[9][l].bitPattern
+            rects[out] = stagedRects[l]
+            sources[out] = sp.sourceIndex[g &+ l]
+            out &+= 1
+        }
+        return out
+        #else
+        var out = outStart
         for l in 0..<8 where keep[l] {
             let rx0 = Int16(tmp[10][l]), ry0 = Int16(tmp[11][l]), rx1 = Int16(tmp[12][l]), ry1 = Int16(tmp[13][l])
             proj[out] = ProjectedSplat(
@@ -197,5 +225,6 @@ extension SplatRenderer {
             out &+= 1
         }
         return out
+        #endif
     }
 }

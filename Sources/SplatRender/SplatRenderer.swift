@@ -56,6 +56,9 @@ public final class SplatRenderer: @unchecked Sendable {
     let pairsA = ScratchBuffer<TilePair>(), pairsB = ScratchBuffer<TilePair>()
     let chunkVisible = ScratchBuffer<Int>()
     let preprocessScratch = ScratchBuffer<SIMD8<Float>>()
+    /// Vectors of `preprocessScratch` per worker: a group's 14 field vectors, then room for
+    /// its 8 transposed records (12 vectors) and tile rectangles (2).
+    static let preprocessScratchVectors = 32
     let tileState = ScratchBuffer<SIMD8<Float>>()
     let nextTile = Atomic<Int>(0)
     let nextChunk = Atomic<Int>(0)
@@ -65,7 +68,7 @@ public final class SplatRenderer: @unchecked Sendable {
         self.threads = max(1, threads)
         pool = WorkerPool<SplatRenderer>(threads: self.threads)
         tileState.reserve(self.threads * BlendTile.stateVectors)
-        preprocessScratch.reserve(self.threads * 16)
+        preprocessScratch.reserve(self.threads * Self.preprocessScratchVectors)
     }
 
     /// Converts a cloud once into the compact form `render` reads (see `PreparedSplats`).

@@ -1,5 +1,5 @@
-// CSIMD — x86 intrinsics Swift cannot call directly (function-like macros such as gathers),
-// and a portable prefetch.
+// CSIMD — x86 intrinsics Swift cannot call directly (function-like macros such as gathers
+// and shuffles with immediates), and a portable prefetch.
 // Header-only `static inline` functions: Swift's Clang importer compiles them into the caller,
 // where LLVM inlines them. The gathers exist only when the target CPU has AVX2 (see Package.swift).
 #ifndef CSIMD_H
@@ -13,6 +13,56 @@ static inline __m256i csimd_gather_u32(const unsigned int *base, __m256i idx) {
 /// Four 64-bit loads at base + idx[i] 32-bit units (vpgatherdq): a texel and its right neighbour.
 static inline __m256i csimd_gather_pairs_u32(const unsigned int *base, __m128i idx) {
     return _mm256_i32gather_epi64((const long long *)base, idx, 4);
+}
+/// Eight 48-byte splat records from field-major vectors: `f` holds 14 vectors of 8 floats —
+/// ten float fields, then the pixel rectangle x0, y0, x1, y1 as whole numbers in
+/// [0, 32767] — and record l (at out + 48·l) is the ten fields of lane l followed by its
+/// rectangle as four int16. An 8×8 and an 8×4 transpose (unpack, shuffle, lane swap).
+static inline void csimd_store_records(const float *f, void *out) {
+    __m256 t0 = _mm256_unpacklo_ps(_mm256_loadu_ps(f), _mm256_loadu_ps(f + 8));
+    __m256 t1 = _mm256_unpackhi_ps(_mm256_loadu_ps(f), _mm256_loadu_ps(f + 8));
+    __m256 t2 = _mm256_unpacklo_ps(_mm256_loadu_ps(f + 16), _mm256_loadu_ps(f + 24));
+    __m256 t3 = _mm256_unpackhi_ps(_mm256_loadu_ps(f + 16), _mm256_loadu_ps(f + 24));
+    __m256 t4 = _mm256_unpacklo_ps(_mm256_loadu_ps(f + 32), _mm256_loadu_ps(f + 40));
+    __m256 t5 = _mm256_unpackhi_ps(_mm256_loadu_ps(f + 32), _mm256_loadu_ps(f + 40));
+    __m256 t6 = _mm256_unpacklo_ps(_mm256_loadu_ps(f + 48), _mm256_loadu_ps(f + 56));
+    __m256 t7 = _mm256_unpackhi_ps(_mm256_loadu_ps(f + 48), _mm256_loadu_ps(f + 56));
+    __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    // The rectangle packed as (x0 | y0 << 16, x1 | y1 << 16): the records' last 8 bytes.
+    __m256i x0 = _mm256_cvttps_epi32(_mm256_loadu_ps(f + 80)), y0 = _mm256_cvttps_epi32(_mm256_loadu_ps(f + 88));
+    __m256i x1 = _mm256_cvttps_epi32(_mm256_loadu_ps(f + 96)), y1 = _mm256_cvttps_epi32(_mm256_loadu_ps(f + 104));
+    __m256 lo = _mm256_castsi256_ps(_mm256_or_si256(x0, _mm256_slli_epi32(y0, 16)));
+    __m256 hi = _mm256_castsi256_ps(_mm256_or_si256(x1, _mm256_slli_epi32(y1, 16)));
+    __m256 u0 = _mm256_unpacklo_ps(_mm256_loadu_ps(f + 64), _mm256_loadu_ps(f + 72));
+    __m256 u1 = _mm256_unpackhi_ps(_mm256_loadu_ps(f + 64), _mm256_loadu_ps(f + 72));
+    __m256 u2 = _mm256_unpacklo_ps(lo, hi), u3 = _mm256_unpackhi_ps(lo, hi);
+    __m256 q0 = _mm256_shuffle_ps(u0, u2, 0x44), q1 = _mm256_shuffle_ps(u0, u2, 0xEE);
+    __m256 q2 = _mm256_shuffle_ps(u1, u3, 0x44), q3 = _mm256_shuffle_ps(u1, u3, 0xEE);
+    float *o = (float *)out;
+    _mm256_storeu_ps(o + 0, _mm256_permute2f128_ps(s0, s4, 0x20)); _mm_storeu_ps(o + 8, _mm256_castps256_ps128(q0));
+    _mm256_storeu_ps(o + 12, _mm256_permute2f128_ps(s1, s5, 0x20)); _mm_storeu_ps(o + 20, _mm256_castps256_ps128(q1));
+    _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(s2, s6, 0x20)); _mm_storeu_ps(o + 32, _mm256_castps256_ps128(q2));
+    _mm256_storeu_ps(o + 36, _mm256_permute2f128_ps(s3, s7, 0x20)); _mm_storeu_ps(o + 44, _mm256_castps256_ps128(q3));
+    _mm256_storeu_ps(o + 48, _mm256_permute2f128_ps(s0, s4, 0x31)); _mm_storeu_ps(o + 56, _mm256_extractf128_ps(q0, 1));
+    _mm256_storeu_ps(o + 60, _mm256_permute2f128_ps(s1, s5, 0x31)); _mm_storeu_ps(o + 68, _mm256_extractf128_ps(q1, 1));
+    _mm256_storeu_ps(o + 72, _mm256_permute2f128_ps(s2, s6, 0x31)); _mm_storeu_ps(o + 80, _mm256_extractf128_ps(q2, 1));
+    _mm256_storeu_ps(o + 84, _mm256_permute2f128_ps(s3, s7, 0x31)); _mm_storeu_ps(o + 92, _mm256_extractf128_ps(q3, 1));
+}
+/// Eight tile rectangles (4 × uint16 each, at out + 8·l) from the pixel rectangle vectors
+/// x0, y0, x1, y1 at `f` (whole numbers in [0, 32767]), each shifted right by `shift`.
+static inline void csimd_store_tile_rects(const float *f, int shift, void *out) {
+    __m128i n = _mm_cvtsi32_si128(shift);
+    __m256i x0 = _mm256_srl_epi32(_mm256_cvttps_epi32(_mm256_loadu_ps(f)), n);
+    __m256i y0 = _mm256_srl_epi32(_mm256_cvttps_epi32(_mm256_loadu_ps(f + 8)), n);
+    __m256i x1 = _mm256_srl_epi32(_mm256_cvttps_epi32(_mm256_loadu_ps(f + 16)), n);
+    __m256i y1 = _mm256_srl_epi32(_mm256_cvttps_epi32(_mm256_loadu_ps(f + 24)), n);
+    __m256i lo = _mm256_or_si256(x0, _mm256_slli_epi32(y0, 16)), hi = _mm256_or_si256(x1, _mm256_slli_epi32(y1, 16));
+    __m256i a = _mm256_unpacklo_epi32(lo, hi), b = _mm256_unpackhi_epi32(lo, hi);  // lanes 0,1,4,5 | 2,3,6,7
+    _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(a, b, 0x20));
+    _mm256_storeu_si256((__m256i *)out + 1, _mm256_permute2x128_si256(a, b, 0x31));
 }
 #define CSIMD_HAS_AVX2 1
 #endif
