@@ -28,7 +28,7 @@ public final class ScratchBuffer<Element: BitwiseCopyable>: @unchecked Sendable 
     /// Bytes from which storage is huge-page aligned and advised.
     static var hugeThreshold: Int { 4 << 20 }
 
-    /// `n` elements of storage from `malloc`, or for big buffers 2 MB-aligned with
+    /// `n` elements of storage, 64-byte (cache-line) aligned, or for big buffers 2 MB-aligned with
     /// `MADV_HUGEPAGE` (a hint: on kernels with transparent huge pages set to `never` it is
     /// plain memory). Released with `free`.
     @usableFromInline
@@ -42,7 +42,7 @@ public final class ScratchBuffer<Element: BitwiseCopyable>: @unchecked Sendable 
             _ = madvise(p, rounded, MADV_HUGEPAGE)
             #endif
         } else {
-            let align = max(16, MemoryLayout<Element>.alignment)
+            let align = max(64, MemoryLayout<Element>.alignment)  // a cache line
             guard posix_memalign(&raw, align, max(bytes, 1)) == 0, raw != nil else { fatalError("out of memory (\(bytes) bytes)") }
         }
         return raw!.bindMemory(to: Element.self, capacity: n)

@@ -30,3 +30,19 @@ func fastExp2(_ x: SIMD8<Float>) -> SIMD8<Float> {
     let bits = (unsafeBitCast(shifted, to: SIMD8<Int32>.self) &<< 23) &+ (127 << 23)
     return p * unsafeBitCast(bits, to: SIMD8<Float>.self)
 }
+
+/// `fastExp2` on 16 lanes (the block kernel): the same operations lane for lane.
+@inline(__always)
+func fastExp2(_ x: SIMD16<Float>) -> SIMD16<Float> {
+    typealias V = SIMD16<Float>
+    let t = x.replacing(with: -126, where: x .< -126)
+    let magic: Float = 12_582_912  // 1.5 · 2^23
+    let shifted = t + magic
+    let n = shifted - magic
+    let f = t - n
+    var p = V(repeating: 0.24261114787052596).addingProduct(V(repeating: 0.05517166875457868), f)
+    p = V(repeating: 0.6932609877583411).addingProduct(p, f)
+    p = V(repeating: 0.9999280720308008).addingProduct(p, f)
+    let bits = (unsafeBitCast(shifted, to: SIMD16<Int32>.self) &<< 23) &+ (127 << 23)
+    return p * unsafeBitCast(bits, to: SIMD16<Float>.self)
+}

@@ -1,8 +1,9 @@
-// LaneMask — the blender's 8-lane mask operations, compiled to single AVX instructions on
+// LaneMask — the blender's lane mask operations (8 lanes, and 16 for the block kernel), compiled to single AVX instructions on
 // x86_64 (vmovmskps, vblendvps, vminps, vmaxps) and plain SIMD code elsewhere. Masks are
 // kept as the sign bits of Float lanes (see below): `SIMDMask` comparisons become LLVM
 // `<8 x i1>` vectors that AVX2 legalises through 16-bit lanes, ~10 extra instructions per
 // blended vector.
+import CSIMD
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
@@ -79,6 +80,14 @@ typealias LaneBits = SIMD8<Int32>
     let s = (unsafeBitCast(m, to: LaneBits.self) &>> 31) & LaneBits(1, 2, 4, 8, 16, 32, 64, 128)
     return s.wrappedSum()
     #endif
+}
+
+/// A 16-lane mask (`SIMDMask` of Int32 lanes: a k register with AVX-512), as the block kernel uses.
+typealias WideMask = SIMDMask<SIMD16<Int32>>
+
+/// The 16-lane mask's lanes as bits (lane 0 in bit 0): one `kmovw` with AVX-512.
+@inline(__always) func maskBits(_ m: WideMask) -> UInt32 {
+    csimd_sign_bits16(unsafeBitCast(m, to: csimd_i32x16.self))
 }
 
 /// Per lane: sign of `m` set ? a : b.

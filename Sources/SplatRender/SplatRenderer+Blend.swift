@@ -1,17 +1,19 @@
-// SplatRenderer+Blend — stage 4: per-tile front-to-back blending (image contract step 7).
+// SplatRenderer+Blend — stage 4: per-tile front-to-back blending (image contract step 7),
+// and the 8-lane kernel.
 //
-// A worker claims tiles from an atomic counter and keeps the tile's state in L1: per pixel
-// transmittance T, accumulated colour, output depth, the depth to test against and the
-// colour behind the splats, each as 16 rows × 16 floats. The tile's sorted (depth, slot)
-// pairs are walked front to back, each record read from `projected` by slot (prefetched a
-// few pairs ahead; with slots in spatial order a tile's records lie close together); each
-// updates the pixels inside its rectangle, 8 lanes at a time: 4 columns × 2 rows when the
-// rectangle is ≤ 4 px wide (most splats of a million-splat scene: 13–21 % fewer windows),
-// one unaligned window of a row when ≤ 8 px, else the row's two aligned halves. Masks are
-// sign bits (LaneMask.swift). A pixel is finished by adding T·background and setting T = 0,
-// so "finished" needs no extra mask; the tile stops when its count of live pixels reaches 0.
-// Identical arithmetic per pixel whichever window or worker covers it, so the bytes do not
-// depend on the thread count.
+// A worker claims tiles from an atomic counter and keeps the tile's state in L1
+// (`BlendTileState`: per pixel transmittance T, accumulated colour, output depth, the depth to
+// test against and the colour behind the splats, each 16 rows × 16 floats). The tile's sorted
+// (depth, slot) pairs are walked front to back, each record read from `projected` by slot
+// (prefetched a few pairs ahead; with slots in spatial order a tile's records lie close
+// together); each updates the pixels inside its rectangle a SIMD window at a time. Two kernels
+// walk the rectangle: this file's, 8 lanes (4 columns × 2 rows when the rectangle is ≤ 4 px
+// wide, one unaligned window of a row when ≤ 8 px, else the row's two aligned halves; masks
+// are sign bits, LaneMask.swift), and for AVX-512 machines the block kernel, which keeps
+// 4×4-pixel blocks in registers instead (SplatRenderer+BlockBlend.swift). A pixel is finished by adding T·background and setting
+// T = 0, so "finished" needs no extra mask; the tile stops when its count of live pixels
+// reaches 0. Identical arithmetic per pixel whichever kernel, window or worker covers it, so
+// the bytes depend neither on the kernel nor on the thread count.
 //
 // Cost notes (150k-splat room, 1280×720): ~6M window evaluations per frame, ~45
 // instructions each; a data-dependent early-out after alpha mispredicts on ~¼ of windows
@@ -19,10 +21,18 @@
 import CSIMD
 import RenderCore
 
-/// Layout of a worker's tile state (in `SIMD8<Float>` units).
-enum BlendTile {
-    static let vectors = 32
-    static let stateVectors = 9 * vectors
+/// Which blend kernel walks a splat's rectangle (the image is the same byte for byte).
+public enum BlendKernel: String, Sendable, CaseIterable {
+    /// 8-lane windows over the tile's state in L1 (4×2, 8×1, two 8×1 per row): for AVX2.
+    case lanes8
+    /// 4×4-pixel blocks of 16 lanes whose state stays in registers while each walks its own
+    /// list of the tile's splats, two blocks at a time (SplatRenderer+BlockBlend.swift): for
+    /// AVX-512 (32 vector registers, mask registers). Correct everywhere; slow without them.
+    case blocks
+
+    /// The kernel for the CPU this was compiled for: blocks when the target has AVX-512
+    /// (`-target-cpu native` on such a machine), else 8-lane windows.
+    public static let native: BlendKernel = CSIMD_HAS_AVX512 != 0 ? .blocks : .lanes8
 }
 
 /// What the blender reads and writes, as raw pointers opened once per frame.
@@ -40,26 +50,35 @@ struct BlendContext {
 struct BlendWork {
     var tiles: Int
     var ctx: BlendContext
-    var state: UnsafeMutablePointer<SIMD8<Float>>
+    /// Every worker's `SplatRenderer.blendScratchBytes` of scratch, one after another.
+    var state: UnsafeMutableRawPointer
     var depthTest, writeDepth: Bool
+    var kernel: BlendKernel
 
     func run(_ w: Int, _ r: SplatRenderer) {
-        let st = state + w * BlendTile.stateVectors
+        let st = state + w * SplatRenderer.blendScratchBytes
         while true {
             let t = r.nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
             if t >= tiles { break }
-            // Four specialisations of the kernel (the flags are constants in each).
-            switch (depthTest, writeDepth) {
-            case (false, true): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
-            case (false, false): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
-            case (true, true): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
-            case (true, false): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
+            // Eight specialisations (the flags are constants in each).
+            switch (kernel, depthTest, writeDepth) {
+            case (.lanes8, false, true): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
+            case (.lanes8, false, false): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
+            case (.lanes8, true, true): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
+            case (.lanes8, true, false): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
+            case (.blocks, false, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: true)
+            case (.blocks, false, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: false)
+            case (.blocks, true, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: true)
+            case (.blocks, true, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: false)
             }
         }
     }
 }
 
 extension SplatRenderer {
+    /// Bytes of blend scratch per worker (the larger of the kernels' needs, whole cache lines).
+    static let blendScratchBytes = (max(BlendTileState.bytes, BlockBlendScratch.bytes) + 63) / 64 * 64
+
     /// Blends every tile into `target` (colour and depth).
     func blend(tilesX: Int, tilesY: Int, setup: FrameSetup, background: Vec3, target: Framebuffer, depthTest: Bool,
                writeDepth: Bool) {
@@ -67,59 +86,23 @@ extension SplatRenderer {
         let ctx = BlendContext(records: projected.base, pairs: pairsA.base, start: tileStart.base,
                                color: target.color, depth: target.depth,
                                width: setup.width, height: setup.height, tilesX: tilesX, background: background)
-        let state = tileState.base
         nextTile.store(0, ordering: .relaxed)
-        runParallel(.blend(BlendWork(tiles: tiles, ctx: ctx, state: state, depthTest: depthTest, writeDepth: writeDepth)))
+        runParallel(.blend(BlendWork(tiles: tiles, ctx: ctx, state: UnsafeMutableRawPointer(tileState.base),
+                                     depthTest: depthTest, writeDepth: writeDepth, kernel: blendKernel)))
     }
 
     /// Blends tile `t` (row-major tile index) with worker state `st`.
     @inline(__always)
-    static func blendTile(_ t: Int, _ c: BlendContext, _ st: UnsafeMutablePointer<SIMD8<Float>>, depthTest: Bool,
+    static func blendTile(_ t: Int, _ c: BlendContext, _ st: UnsafeMutableRawPointer, depthTest: Bool,
                           writeDepth: Bool) {
         typealias V = SIMD8<Float>
         typealias I = SIMD8<Int32>
-        let n = BlendTile.vectors
-        let T = st, R = st + n, G = st + 2 * n, B = st + 3 * n, D = st + 4 * n, E = st + 5 * n
-        let BR = st + 6 * n, BG = st + 7 * n, BB = st + 8 * n
-        let tx = t % c.tilesX, ty = t / c.tilesX
-        let x0 = tx << SplatTunables.tileShift, y0 = ty << SplatTunables.tileShift
-        let wValid = min(16, c.width - x0), hValid = min(16, c.height - y0)
+        let tile = BlendTileState(tile: t, c, base: st, depthTest: depthTest)
+        func array(_ p: UnsafeMutableRawPointer) -> UnsafeMutablePointer<V> { p.assumingMemoryBound(to: V.self) }
+        let T = array(tile.T), R = array(tile.R), G = array(tile.G), B = array(tile.B), D = array(tile.D)
+        let E = array(tile.E), BR = array(tile.BR), BG = array(tile.BG), BB = array(tile.BB)
+        let x0 = tile.x0, y0 = tile.y0
         let lane = I(0, 1, 2, 3, 4, 5, 6, 7), lane8 = lane &+ 8
-
-        // Initial state: T = 1 inside the image (0 outside, so partial tiles can finish).
-        let inRow0 = lane .< I(repeating: Int32(wValid)), inRow1 = lane8 .< I(repeating: Int32(wValid))
-        let bg = c.background
-        for row in 0..<16 {
-            let rowOK = SIMDMask<I.MaskStorage>(repeating: row < hValid)
-            let i0 = row &* 2, i1 = i0 &+ 1
-            T[i0] = V(repeating: 0).replacing(with: 1, where: inRow0 .& rowOK)
-            T[i1] = V(repeating: 0).replacing(with: 1, where: inRow1 .& rowOK)
-            R[i0] = .zero; G[i0] = .zero; B[i0] = .zero
-            R[i1] = .zero; G[i1] = .zero; B[i1] = .zero
-            if !depthTest {
-                E[i0] = V(repeating: .infinity); E[i1] = E[i0]
-                BR[i0] = V(repeating: bg.x); BG[i0] = V(repeating: bg.y); BB[i0] = V(repeating: bg.z)
-                BR[i1] = BR[i0]; BG[i1] = BG[i0]; BB[i1] = BB[i0]
-            } else {
-                for h in 0..<2 {
-                    let idx = i0 &+ h
-                    for l in 0..<8 {
-                        let x = x0 &+ h &* 8 &+ l, y = y0 &+ row
-                        if x < c.width && row < hValid {
-                            let p = y &* c.width &+ x
-                            E[idx][l] = c.depth[p]
-                            let px = c.color[p]
-                            BR[idx][l] = Float(px & 0xFF) / 255
-                            BG[idx][l] = Float(px >> 8 & 0xFF) / 255
-                            BB[idx][l] = Float(px >> 16 & 0xFF) / 255
-                        } else {
-                            E[idx][l] = .infinity; BR[idx][l] = 0; BG[idx][l] = 0; BB[idx][l] = 0
-                        }
-                    }
-                }
-            }
-            D[i0] = E[i0]; D[i1] = E[i1]
-        }
 
         // Front-to-back over the tile's list.
         let begin = Int(c.start[t]), end = Int(c.start[t &+ 1])
@@ -129,7 +112,7 @@ extension SplatRenderer {
         let quad = I(0, 1, 2, 3, 0, 1, 2, 3), pairRow = I(0, 0, 0, 0, 1, 1, 1, 1)
         let centreQuad = V(0, 1, 2, 3, 0, 1, 2, 3) + (Float(x0) + 0.5), pairDy = V(0, 0, 0, 0, 1, 1, 1, 1)
         var k = begin
-        var livePixels = wValid * hValid
+        var livePixels = tile.livePixels
         let zero = V(repeating: 0), half = V(repeating: SplatTunables.depthOpacity)
         let alphaMax = V(repeating: SplatTunables.alphaMax), alphaMin = V(repeating: SplatTunables.alphaMin)
         let tMin = V(repeating: SplatTunables.transmittanceMin)
@@ -234,30 +217,7 @@ extension SplatRenderer {
             if livePixels == 0 { break }  // every pixel of the tile is finished
         }
 
-        // Write out C + T·background and depth.
-        for row in 0..<hValid {
-            for h in 0..<2 {
-                let col = x0 &+ h &* 8
-                guard col < c.width else { continue }
-                let idx = row &* 2 &+ h
-                let tv = T[idx]
-                let packed = toByte(R[idx].addingProduct(tv, BR[idx]))
-                    | (toByte(G[idx].addingProduct(tv, BG[idx])) &<< 8)
-                    | (toByte(B[idx].addingProduct(tv, BB[idx])) &<< 16)
-                    | SIMD8<UInt32>(repeating: 0xFF00_0000)
-                let p = (y0 &+ row) &* c.width &+ col
-                let count = min(8, c.width &- col)
-                if count == 8 {
-                    UnsafeMutableRawPointer(c.color + p).storeBytes(of: packed, as: SIMD8<UInt32>.self)
-                    if writeDepth { UnsafeMutableRawPointer(c.depth + p).storeBytes(of: D[idx], as: SIMD8<Float>.self) }
-                } else {
-                    for l in 0..<count {
-                        c.color[p &+ l] = packed[l]
-                        if writeDepth { c.depth[p &+ l] = D[idx][l] }
-                    }
-                }
-            }
-        }
+        tile.finish(c, writeDepth: writeDepth)
     }
 
     /// Prefetches both cache lines a 48-byte record may span.
@@ -285,15 +245,5 @@ extension SplatRenderer {
         guard paired else { return raw.storeBytes(of: v, toByteOffset: lo, as: SIMD8<Float>.self) }
         raw.storeBytes(of: v.lowHalf, toByteOffset: lo, as: SIMD4<Float>.self)
         raw.storeBytes(of: v.highHalf, toByteOffset: hi, as: SIMD4<Float>.self)
-    }
-
-    /// round(clamp(v, 0, 1)·255) per lane, halves rounded up like `Float.rounded()` (the
-    /// magic number alone would round them to even); NaN → 0.
-    @inline(__always)
-    static func toByte(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
-        var x = v.replacing(with: 0, where: .!(v .>= 0))
-        x = x.replacing(with: 1, where: x .> 1)
-        let y = (x * 255 + 0.5).rounded(.down) + 12_582_912
-        return unsafeBitCast(y, to: SIMD8<UInt32>.self) & 0xFF
     }
 }

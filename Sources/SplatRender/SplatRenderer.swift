@@ -40,6 +40,8 @@ public final class SplatRenderer: @unchecked Sendable {
     /// cloud, every splat covering hundreds of tiles — keeps the nearest splats that fit and
     /// reports the rest in `SplatStageTimes.droppedSplats` instead of exhausting memory.
     public var maxTileSplatPairs = 1 << 26
+    /// The blend kernel (`BlendKernel.native` by default; both give the same bytes).
+    public var blendKernel = BlendKernel.native
 
     let pool: WorkerPool<SplatRenderer>
     /// The stage the workers are running (set by `runParallel`).
@@ -59,7 +61,8 @@ public final class SplatRenderer: @unchecked Sendable {
     /// Vectors of `preprocessScratch` per worker: a group's 14 field vectors, then room for
     /// its 8 transposed records (12 vectors) and tile rectangles (2).
     static let preprocessScratchVectors = 32
-    let tileState = ScratchBuffer<SIMD8<Float>>()
+    /// Every worker's blend scratch (`blendScratchBytes`; 64-byte aligned: a state row is one cache line).
+    let tileState = ScratchBuffer<SIMD16<Float>>()
     let nextTile = Atomic<Int>(0)
     let nextChunk = Atomic<Int>(0)
 
@@ -67,7 +70,7 @@ public final class SplatRenderer: @unchecked Sendable {
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
         pool = WorkerPool<SplatRenderer>(threads: self.threads)
-        tileState.reserve(self.threads * BlendTile.stateVectors)
+        tileState.reserve(self.threads * Self.blendScratchBytes / MemoryLayout<SIMD16<Float>>.stride)
         preprocessScratch.reserve(self.threads * Self.preprocessScratchVectors)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RenderCore
+import SplatRender
 
 /// Parsers for the command line's compound values; each error names the option and the value.
 public enum OptionParsing {
@@ -38,6 +39,14 @@ public enum OptionParsing {
             throw ViewerError.badOption(name: option, value: s, reason: "width and height must be 1…\(maxSide) pixels")
         }
         return (w, h)
+    }
+
+    /// A splat blend kernel by name: `lanes8` or `blocks`.
+    public static func blendKernel(_ s: String, option: String = "--blend-kernel") throws -> BlendKernel {
+        guard let k = BlendKernel(rawValue: s.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            throw ViewerError.badOption(name: option, value: s, reason: "expected lanes8 or blocks")
+        }
+        return k
     }
 
     /// `--splat-budget`: a splat count (`150000`, `150k`, `1.5M`), or `none`/`off` for no budget (nil).

@@ -28,7 +28,10 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("repeat"), help: "Run the whole measurement R times and report the spread.") var repeats: Int = 1
     @Option(help: "Write the machine-readable result (JSON) here.") var json: String?
     @Option(help: "A previous --json result: print the ratio against it, pair by pair.") var compare: String?
-    @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2.") var sweep: String?
+    @Option(name: .customLong("blend-kernel"),
+            help: "Splat blend kernel: lanes8 (AVX2) or blocks (AVX-512); same image (default: the one built for this CPU).")
+    var blendKernel: String?
+    @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2 | kernel=lanes8,blocks.") var sweep: String?
     @Option(help: "With --sweep, also write the CSV here.") var csv: String?
     @Option(help: "Save the last measured frame as PNG (with --sweep: of the last point).") var out: String?
     @Flag(name: .customLong("two-sided"), help: "Two-sided lighting for meshes (glref --two-sided).") var twoSided = false
@@ -65,6 +68,7 @@ struct BenchCommand: ParsableCommand {
 
         var base = BenchmarkConfiguration(scene: scene, threads: threads, frames: frames, warmup: warmup)
         base.repeats = repeats
+        if let blendKernel { base.blendKernel = try OptionParsing.blendKernel(blendKernel, option: "--blend-kernel") }
         base.setup = setup
         base.config = config.file
         base.configPath = config.path

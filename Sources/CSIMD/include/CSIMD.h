@@ -66,6 +66,47 @@ static inline void csimd_store_tile_rects(const float *f, int shift, void *out) 
 }
 #define CSIMD_HAS_AVX2 1
 #endif
+/// 1 when the target CPU has AVX-512 (F, VL, BW, DQ), else 0: the splat blender then takes
+/// its 16-lane kernel (`BlendKernel.native`). Swift reads this as a compile-time constant.
+#if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__) && defined(__AVX512DQ__)
+#define CSIMD_HAS_AVX512 1
+#else
+#define CSIMD_HAS_AVX512 0
+#endif
+/// 16 Int32 lanes (Swift: `SIMD16<Int32>`), e.g. a `SIMDMask<SIMD16<Int32>>`'s storage.
+typedef int csimd_i32x16 __attribute__((vector_size(64)));
+/// The sign bits of 16 lanes as an integer (lane 0 in bit 0). With AVX-512 one `vpmovd2m`,
+/// which LLVM folds away after a comparison (the comparison's mask register is the answer);
+/// elsewhere a plain loop.
+static inline unsigned csimd_sign_bits16(csimd_i32x16 v) {
+#if CSIMD_HAS_AVX512
+    return (unsigned)_mm512_movepi32_mask((__m512i)v);
+#else
+    unsigned bits = 0;
+    for (int i = 0; i < 16; i++) bits |= (unsigned)(v[i] < 0) << i;
+    return bits;
+#endif
+}
+/// Writes to `out`, in order, every `values[i]` (i < n) whose `masks[i]` has bit `bit` set, and
+/// returns how many. `n` is a multiple of 16; `out` has room for n + 16 (whole vectors are
+/// stored). With AVX-512 a test and a compress per 16 entries; elsewhere branch-free scalar.
+static inline int csimd_select_bit(const unsigned *masks, const unsigned *values, int n, int bit, unsigned *out) {
+    int count = 0;
+#if CSIMD_HAS_AVX512
+    __m512i b = _mm512_set1_epi32((int)(1u << bit));
+    for (int i = 0; i < n; i += 16) {
+        __mmask16 k = _mm512_test_epi32_mask(_mm512_loadu_si512(masks + i), b);
+        _mm512_storeu_si512(out + count, _mm512_maskz_compress_epi32(k, _mm512_loadu_si512(values + i)));
+        count += __builtin_popcount((unsigned)k);
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        out[count] = values[i];
+        count += (int)((masks[i] >> bit) & 1u);
+    }
+#endif
+    return count;
+}
 /// Asks the cache for the line holding `p` ahead of a read (prefetcht0 on x86; any CPU).
 static inline void csimd_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 #endif

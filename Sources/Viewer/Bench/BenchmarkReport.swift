@@ -16,7 +16,8 @@ public enum BenchmarkReport {
             line(row("  " + s.name, [s.mean, s.median, s.p90]))
         }
         if let w = r.splatWork {
-            line("splats visible \(w.visibleSplats), tile-splat pairs \(w.tileSplatPairs) (medians)")
+            let kernel = w.blendKernel.map { ", blend kernel \($0)" } ?? ""
+            line("splats visible \(w.visibleSplats), tile-splat pairs \(w.tileSplatPairs) (medians)\(kernel)")
         }
         if let l = r.latency {
             line(row("latency ms", [l.mean, l.median, l.p90, l.p99, l.min, l.max]))

@@ -177,9 +177,11 @@ public struct BenchmarkSplatWork: Codable, Sendable, Equatable {
     public var visibleSplats: Int
     /// (16×16 tile, splat) pairs blended.
     public var tileSplatPairs: Int
+    /// The blend kernel, `lanes8` or `blocks` (absent in files from older builds).
+    public var blendKernel: String?
 
-    public init(visibleSplats: Int, tileSplatPairs: Int) {
-        self.visibleSplats = visibleSplats; self.tileSplatPairs = tileSplatPairs
+    public init(visibleSplats: Int, tileSplatPairs: Int, blendKernel: String? = nil) {
+        self.visibleSplats = visibleSplats; self.tileSplatPairs = tileSplatPairs; self.blendKernel = blendKernel
     }
 }
 

@@ -1,5 +1,6 @@
 // BenchmarkRunner — renders warm-up + measured frames along an eye path and summarises them.
 import Foundation
+import SplatRender
 import HeadTracking
 import RenderCore
 import Settings
@@ -31,6 +32,8 @@ public struct BenchmarkConfiguration: Sendable {
     public var width: Int, height: Int
     /// Render threads.
     public var threads: Int
+    /// The splat blend kernel (`--blend-kernel`; the image is the same with either).
+    public var blendKernel = BlendKernel.native
     /// Measured frames per repeat.
     public var frames: Int
     /// Unmeasured frames before each repeat.
@@ -105,7 +108,7 @@ public enum BenchmarkRunner {
                            lastFrame: ((Framebuffer) throws -> Void)? = nil) throws -> BenchmarkResult {
         var width = config.width, height = config.height
         if case .camera(let c) = config.eye { width = c.width; height = c.height }
-        let driver = FrameDriver(scene: scene, setup: config.setup, context: RenderContext(threads: config.threads),
+        let driver = FrameDriver(scene: scene, setup: config.setup, context: RenderContext(threads: config.threads, blendKernel: config.blendKernel),
                                  width: width, height: height)
         let n = config.frames
         var allTimes: [Double] = []
@@ -187,7 +190,8 @@ public enum BenchmarkRunner {
         result.settings = try settings(of: config)
         if splatWork.contains(where: { $0.1 > 0 }) {
             result.splatWork = BenchmarkSplatWork(visibleSplats: Int(FrameStatistics(splatWork.map(\.0)).median),
-                                                  tileSplatPairs: Int(FrameStatistics(splatWork.map(\.1)).median))
+                                                  tileSplatPairs: Int(FrameStatistics(splatWork.map(\.1)).median),
+                                                  blendKernel: config.blendKernel.rawValue)
         }
         return result
     }

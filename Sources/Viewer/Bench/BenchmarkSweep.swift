@@ -1,9 +1,10 @@
-// BenchmarkSweep — `--sweep splats=…|size=…|threads=…`: one configuration per point.
+// BenchmarkSweep — `--sweep splats=…|size=…|threads=…|kernel=…`: one configuration per point.
 import Foundation
+import SplatRender
 
 /// A parsed `--sweep NAME=V1,V2,…`.
 public struct BenchmarkSweep: Sendable, Equatable {
-    /// `splats`, `size` or `threads`.
+    /// `splats`, `size`, `threads` or `kernel` (the splat blend kernel).
     public var parameter: String
     /// The raw values, in order.
     public var values: [String]
@@ -11,8 +12,9 @@ public struct BenchmarkSweep: Sendable, Equatable {
     /// Parses and validates the sweep (`option` names it in errors).
     public init(parsing text: String, option: String = "--sweep") throws {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, ["splats", "size", "threads"].contains(parts[0]) else {
-            throw ViewerError.badOption(name: option, value: text, reason: "expected splats=N,…, size=WxH,… or threads=T,…")
+        guard parts.count == 2, ["splats", "size", "threads", "kernel"].contains(parts[0]) else {
+            throw ViewerError.badOption(name: option, value: text,
+                                        reason: "expected splats=N,…, size=WxH,…, threads=T,… or kernel=lanes8,blocks")
         }
         parameter = parts[0]
         values = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -34,6 +36,8 @@ public struct BenchmarkSweep: Sendable, Equatable {
         case "size":
             let s = try OptionParsing.size(value, option: option)
             c.width = s.width; c.height = s.height
+        case "kernel":
+            c.blendKernel = try OptionParsing.blendKernel(value, option: option)
         default:
             guard let t = Int(value), t >= 1, t <= 256 else {
                 throw ViewerError.badOption(name: option, value: value, reason: "thread counts must be 1…256")

@@ -9,12 +9,20 @@ public final class RenderContext: @unchecked Sendable {
     public let threads: Int
     /// The triangle rasterizer.
     public let raster: TriangleRasterizer
+    /// The splat renderer's blend kernel (the image is the same with either).
+    public let blendKernel: BlendKernel
     /// The Gaussian-splat renderer (created on first use).
-    public private(set) lazy var splats = SplatRenderer(threads: threads)
+    public private(set) lazy var splats: SplatRenderer = {
+        let r = SplatRenderer(threads: threads)
+        r.blendKernel = blendKernel
+        return r
+    }()
 
-    /// Creates renderers on `threads` threads (default: one per core).
-    public init(threads: Int = CoreCount.available) {
+    /// Creates renderers on `threads` threads (default: one per core), splats blended by
+    /// `blendKernel` (default: the one built for this CPU).
+    public init(threads: Int = CoreCount.available, blendKernel: BlendKernel = .native) {
         self.threads = max(1, threads)
+        self.blendKernel = blendKernel
         raster = TriangleRasterizer(threads: self.threads)
     }
 }
