@@ -103,10 +103,10 @@ struct BlendTileState {
                 guard col < c.width else { continue }
                 let idx = row &* 2 &+ h
                 let tv = T[idx]
-                let bytes = Self.toByte(R[idx].addingProduct(tv, BR[idx]))
+                let packed = Self.toByte(R[idx].addingProduct(tv, BR[idx]))
                     | (Self.toByte(G[idx].addingProduct(tv, BG[idx])) &<< 8)
                     | (Self.toByte(B[idx].addingProduct(tv, BB[idx])) &<< 16)
-                let packed = unsafeBitCast(bytes, to: SIMD8<UInt32>.self) | SIMD8<UInt32>(repeating: 0xFF00_0000)
+                    | SIMD8<UInt32>(repeating: 0xFF00_0000)
                 let p = (y0 &+ row) &* c.width &+ col
                 let count = min(8, c.width &- col)
                 if count == 8 {
@@ -123,12 +123,19 @@ struct BlendTileState {
     }
 
     /// round(clamp(v, 0, 1)·255) per lane, halves rounded up like `Float.rounded()` (the
-    /// magic number alone would round them to even); NaN → 0. Any lane count (both kernels).
+    /// magic number alone would round them to even); NaN → 0. (Concrete lane types: the
+    /// generic SIMD `replacing` compiles to a loop over lanes.)
     @inline(__always)
-    static func toByte<V: SIMD>(_ v: V) -> V.MaskStorage where V.Scalar == Float {
+    static func toByte(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
         var x = v.replacing(with: 0, where: .!(v .>= 0))
         x = x.replacing(with: 1, where: x .> 1)
         let y = (x * 255 + 0.5).rounded(.down) + 12_582_912
-        return unsafeBitCast(y, to: V.MaskStorage.self) & 0xFF
+        return unsafeBitCast(y, to: SIMD8<UInt32>.self) & 0xFF
+    }
+
+    /// `toByte` on 16 lanes, as two halves.
+    @inline(__always)
+    static func toByte(_ v: SIMD16<Float>) -> SIMD16<UInt32> {
+        SIMD16(lowHalf: toByte(v.lowHalf), highHalf: toByte(v.highHalf))
     }
 }

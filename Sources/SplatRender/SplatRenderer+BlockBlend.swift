@@ -100,8 +100,10 @@ extension SplatRenderer {
                 let r = UnsafeRawPointer(c.records + Int(slot))
                 let sx0 = Int(r.load(fromByteOffset: 40, as: Int16.self)), sy0 = Int(r.load(fromByteOffset: 42, as: Int16.self))
                 let sx1 = Int(r.load(fromByteOffset: 44, as: Int16.self)), sy1 = Int(r.load(fromByteOffset: 46, as: Int16.self))
-                let bx0 = max(sx0 &- x0, 0) &>> 2, bx1 = min(sx1 &- x0, 15) &>> 2
-                let by0 = max(sy0 &- y0, 0) &>> 2, by1 = min(sy1 &- y0, 15) &>> 2
+                // The rectangle in the tile's blocks (clamped; plain selects, not generic min/max).
+                let lx0 = sx0 &- x0, lx1 = sx1 &- x0, ly0 = sy0 &- y0, ly1 = sy1 &- y0
+                let bx0 = (lx0 < 0 ? 0 : lx0) &>> 2, bx1 = (lx1 > 15 ? 15 : lx1) &>> 2
+                let by0 = (ly0 < 0 ? 0 : ly0) &>> 2, by1 = (ly1 > 15 ? 15 : ly1) &>> 2
                 let columns = (UInt32(2) &<< UInt32(bx1)) &- (UInt32(1) &<< UInt32(bx0))
                 let rows = ((UInt32(1) &<< UInt32(4 &* (by1 &+ 1))) &- (UInt32(1) &<< UInt32(4 &* by0))) / 15
                 slots[n] = slot
@@ -178,22 +180,21 @@ extension SplatRenderer {
             guard bx < c.width, by < c.height else { continue }
             let st = state + b &* BlockBlendScratch.stateVectors
             let T = st[0]
-            let bytes = BlendTileState.toByte(st[1].addingProduct(T, st[6]))
+            let packed = BlendTileState.toByte(st[1].addingProduct(T, st[6]))
                 | (BlendTileState.toByte(st[2].addingProduct(T, st[7])) &<< 8)
                 | (BlendTileState.toByte(st[3].addingProduct(T, st[8])) &<< 16)
-            let packed = unsafeBitCast(bytes, to: SIMD16<UInt32>.self) | SIMD16<UInt32>(repeating: 0xFF00_0000)
+                | SIMD16<UInt32>(repeating: 0xFF00_0000)
             let D = st[4]
             if bx &+ 4 <= c.width && by &+ 4 <= c.height {
-                for row in 0..<4 {
-                    let p = (by &+ row) &* c.width &+ bx
-                    let q = row &* 4
-                    UnsafeMutableRawPointer(c.color + p).storeBytes(
-                        of: SIMD4(packed[q], packed[q &+ 1], packed[q &+ 2], packed[q &+ 3]), as: SIMD4<UInt32>.self)
+                let p = by &* c.width &+ bx
+                @inline(__always) func put(_ row: Int, _ v: SIMD4<UInt32>, _ d: SIMD4<Float>) {
+                    UnsafeMutableRawPointer(c.color + (p &+ row &* c.width)).storeBytes(of: v, as: SIMD4<UInt32>.self)
                     if writeDepth {
-                        UnsafeMutableRawPointer(c.depth + p).storeBytes(
-                            of: SIMD4(D[q], D[q &+ 1], D[q &+ 2], D[q &+ 3]), as: SIMD4<Float>.self)
+                        UnsafeMutableRawPointer(c.depth + (p &+ row &* c.width)).storeBytes(of: d, as: SIMD4<Float>.self)
                     }
                 }
+                put(0, packed.lowHalf.lowHalf, D.lowHalf.lowHalf); put(1, packed.lowHalf.highHalf, D.lowHalf.highHalf)
+                put(2, packed.highHalf.lowHalf, D.highHalf.lowHalf); put(3, packed.highHalf.highHalf, D.highHalf.highHalf)
             } else {
                 for l in 0..<16 {
                     let x = bx &+ (l & 3), y = by &+ (l >> 2)
