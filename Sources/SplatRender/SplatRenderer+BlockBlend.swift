@@ -100,12 +100,17 @@ extension SplatRenderer {
                 let r = UnsafeRawPointer(c.records + Int(slot))
                 let sx0 = Int(r.load(fromByteOffset: 40, as: Int16.self)), sy0 = Int(r.load(fromByteOffset: 42, as: Int16.self))
                 let sx1 = Int(r.load(fromByteOffset: 44, as: Int16.self)), sy1 = Int(r.load(fromByteOffset: 46, as: Int16.self))
-                // The rectangle in the tile's blocks (clamped; plain selects, not generic min/max).
-                let lx0 = sx0 &- x0, lx1 = sx1 &- x0, ly0 = sy0 &- y0, ly1 = sy1 &- y0
-                let bx0 = (lx0 < 0 ? 0 : lx0) &>> 2, bx1 = (lx1 > 15 ? 15 : lx1) &>> 2
-                let by0 = (ly0 < 0 ? 0 : ly0) &>> 2, by1 = (ly1 > 15 ? 15 : ly1) &>> 2
-                let columns = (UInt32(2) &<< UInt32(bx1)) &- (UInt32(1) &<< UInt32(bx0))
-                let rows = ((UInt32(1) &<< UInt32(4 &* (by1 &+ 1))) &- (UInt32(1) &<< UInt32(4 &* by0))) / 15
+                // The rectangle in the tile's blocks, clamped to the tile without branches (the
+                // clamps come in no pattern) and without overflow traps.
+                let lx0 = sx0 &- x0, ex = sx1 &- x0 &- 15, ly0 = sy0 &- y0, ey = sy1 &- y0 &- 15
+                let bx0 = UInt32(truncatingIfNeeded: (lx0 & ~(lx0 &>> 63)) &>> 2)
+                let bx1 = UInt32(truncatingIfNeeded: (15 &+ (ex & (ex &>> 63))) &>> 2)
+                let by0 = UInt32(truncatingIfNeeded: (ly0 & ~(ly0 &>> 63)) &>> 2)
+                let by1 = UInt32(truncatingIfNeeded: (15 &+ (ey & (ey &>> 63))) &>> 2)
+                // Blocks bx0…bx1 × by0…by1 as bits b = 4·by + bx: the columns' 4 bits, times a 1
+                // in each of the rows' nibbles.
+                let columns = (UInt32(2) &<< bx1) &- (UInt32(1) &<< bx0)
+                let rows = (UInt32(0x1111) &>> (12 &- 4 &* by1)) & (UInt32(0xFFFF) &<< (4 &* by0))
                 slots[n] = slot
                 masks[n] = columns &* rows & liveBlocks
                 n &+= 1
