@@ -4,10 +4,14 @@
 // equal depth put in source-index order (slots are in spatial order, see `PreparedSplats`),
 // gives the reference's order: depth, then splat index. Depth > near > 0, so the IEEE bits of
 // a Float sort like the value (full 32-bit precision: 1 cm apart at 500 m still sorts). Per
-// tile — a few hundred pairs, in cache — an LSD radix sort with 8-bit digits that skips the
-// digits every key of the tile shares (usually the exponent byte), or insertion sort for
-// short lists. Workers claim tiles from an atomic counter; a tile's result does not depend
-// on which worker sorted it.
+// tile — a few hundred pairs, in cache — insertion sort for short lists; else an LSD radix
+// sort with 8-bit digits of the key's offset from the tile's smallest key, whole digits from
+// the top varying bit down, dropping up to 8 low bits (one pass fewer than sorting every
+// varying byte), then a stable insertion pass that puts the few keys sharing a truncated
+// value in full order. If that pass has to move much (adversarial clusters of nearly equal
+// depth), the exact radix sort on every bit finishes the job, so a tile is always O(n).
+// Workers claim tiles from an atomic counter; a tile's result does not depend on which
+// worker sorted it.
 
 /// Stage 3's inputs: tiles' pair ranges in `pairs`, with `scratch` the same size.
 struct TileSortWork {
@@ -33,7 +37,7 @@ struct TileSortWork {
             if n <= Self.insertionLimit {
                 Self.insertionSort(pairs + begin, n)
             } else {
-                Self.radixSort(pairs + begin, scratch + begin, n, hist)
+                Self.truncatedRadixSort(pairs + begin, scratch + begin, n, hist)
             }
             orderTies(pairs + begin, n)
         }
@@ -69,6 +73,66 @@ struct TileSortWork {
             }
             a[j] = v
             i &+= 1
+        }
+    }
+
+    /// Stable insertion sort of `n` pairs by their low 32 bits that gives up (returns false,
+    /// `a` left a permutation of its input) after moving `budget` elements.
+    @inline(__always)
+    static func insertionSort(_ a: UnsafeMutablePointer<TilePair>, _ n: Int, budget: Int) -> Bool {
+        var moves = 0
+        var i = 1
+        while i < n {
+            let v = a[i], key = UInt32(truncatingIfNeeded: v)
+            var j = i
+            while j > 0 && UInt32(truncatingIfNeeded: a[j &- 1]) > key {
+                a[j] = a[j &- 1]; j &-= 1
+            }
+            a[j] = v
+            moves &+= i &- j
+            if moves > budget { return false }
+            i &+= 1
+        }
+        return true
+    }
+
+    /// Stable sort of `n` pairs by their low 32 bits (`tmp` holds `n`; the result ends in `a`):
+    /// radix passes over whole 8-bit digits of `key − min`, from its top varying bit down,
+    /// leaving out at most 8 low bits; then the bounded insertion pass orders keys that agree
+    /// in the sorted bits, or the exact `radixSort` does when that pass would cost more than
+    /// a few moves per pair.
+    static func truncatedRadixSort(_ a: UnsafeMutablePointer<TilePair>, _ tmp: UnsafeMutablePointer<TilePair>,
+                                   _ n: Int, _ hist: UnsafeMutablePointer<Int32>) {
+        var lo = UInt32.max, hi: UInt32 = 0
+        for i in 0..<n {
+            let k = UInt32(truncatingIfNeeded: a[i])
+            lo = min(lo, k); hi = max(hi, k)
+        }
+        let bits = UInt32.bitWidth &- (hi &- lo).leadingZeroBitCount
+        if bits == 0 { return }  // every key equal: already stably sorted
+        let passes = max(1, (bits &- 1) >> 3)  // ≤ 16 bits: 1 pass, ≤ 24: 2, ≤ 32: 3
+        let dropped = max(0, bits &- passes &* digitBits)
+        var src = a, dst = tmp
+        for pass in 0..<passes {
+            let shift = UInt32(dropped &+ pass &* digitBits)
+            hist.update(repeating: 0, count: buckets)
+            for i in 0..<n {
+                hist[Int(((UInt32(truncatingIfNeeded: src[i]) &- lo) &>> shift) & 0xFF)] &+= 1
+            }
+            var running: Int32 = 0
+            for d in 0..<buckets {
+                let c = hist[d]; hist[d] = running; running &+= c
+            }
+            for i in 0..<n {
+                let v = src[i], d = Int(((UInt32(truncatingIfNeeded: v) &- lo) &>> shift) & 0xFF)
+                let p = Int(hist[d]); hist[d] = Int32(truncatingIfNeeded: p &+ 1)
+                dst[p] = v
+            }
+            swap(&src, &dst)
+        }
+        if src != a { a.update(from: src, count: n) }
+        if dropped > 0 && !insertionSort(a, n, budget: 4 &* n) {
+            radixSort(a, tmp, n, hist)
         }
     }
 
