@@ -16,6 +16,16 @@ struct PreparedView {
     var k3: Int
     var degree: Int
 
+    /// Asks for group `g`'s cache lines of every field and of its SH coefficients.
+    @inline(__always) func prefetch(_ g: Int) {
+        for f in 0..<PreparedSplats.fieldCount { csimd_prefetch(fields + (f &* stride &+ g)) }
+        if k3 > 0 {
+            let h = UnsafeRawPointer(rest + g &* k3)
+            var o = 0
+            while o < k3 &* 16 { csimd_prefetch(h + o); o &+= 64 }  // 8 splats × k3 halves × 2 bytes
+        }
+    }
+
     @inline(__always) func load(_ f: PreparedSplats.Field, _ g: Int) -> SIMD8<Float> {
         UnsafeRawPointer(fields + (f.rawValue &* stride &+ g)).loadUnaligned(as: SIMD8<Float>.self)
     }
@@ -33,6 +43,10 @@ struct PreprocessWork {
     var sources: UnsafeMutablePointer<UInt32>
     var visibleCounts: UnsafeMutablePointer<Int>
 
+    /// Splats ahead whose fields are prefetched: a group reads 15 streams (14 field arrays and
+    /// the SH coefficients), more than the hardware prefetchers follow on their own.
+    static let prefetchSplats = 64
+
     func run(_ w: Int, _ r: SplatRenderer) {
         let tmp = scratch + w * SplatRenderer.preprocessScratchVectors
         while true {
@@ -41,6 +55,7 @@ struct PreprocessWork {
             let start = c * size, end = min(n, start + size)
             var out = start, g = start
             while g < end {
+                if g &+ Self.prefetchSplats < n { view.prefetch(g &+ Self.prefetchSplats) }
                 out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, rects, sources, out)
                 g &+= 8
             }
