@@ -28,7 +28,8 @@ enum BlockBlendScratch {
     static let listStride = chunkPairs + 16
     static let stateBytes = 16 * stateVectors * 64
     static let liveOffset = stateBytes
-    static let slotsOffset = liveOffset + 64
+    static let orderOffset = liveOffset + 64
+    static let slotsOffset = orderOffset + 64
     static let masksOffset = slotsOffset + chunkPairs * 4
     static let listsOffset = masksOffset + chunkPairs * 4
     /// Bytes of one worker's scratch.
@@ -46,6 +47,7 @@ extension SplatRenderer {
         let K = BlockBlendScratch.chunkPairs, L = BlockBlendScratch.listStride
         let state = scratch.assumingMemoryBound(to: V.self)
         let live = (scratch + BlockBlendScratch.liveOffset).assumingMemoryBound(to: Int32.self)
+        let order = (scratch + BlockBlendScratch.orderOffset).assumingMemoryBound(to: UInt32.self)
         let slots = (scratch + BlockBlendScratch.slotsOffset).assumingMemoryBound(to: UInt32.self)
         let masks = (scratch + BlockBlendScratch.masksOffset).assumingMemoryBound(to: UInt32.self)
         let lists = (scratch + BlockBlendScratch.listsOffset).assumingMemoryBound(to: UInt32.self)
@@ -119,22 +121,29 @@ extension SplatRenderer {
             let padded = (n &+ 15) & ~15
             for i in n..<padded { masks[i] = 0 }
             // 2. Each live block takes its splats, in order, and blends them with its state in
-            //    registers, two blocks at a time (two independent dependency chains).
-            var todo = liveBlocks, waiting = -1, waitingCount = 0
+            //    registers, two blocks at a time (two independent dependency chains). A pair
+            //    steps together only while both lists last, so blocks are paired by list length:
+            //    `order` holds count << 4 | block, longest first.
+            var todo = liveBlocks, m = 0
             while todo != 0 {
                 let b = todo.trailingZeroBitCount
                 todo &= todo &- 1
-                let count = Int(csimd_select_bit(masks, slots, Int32(truncatingIfNeeded: padded),
-                                                 Int32(truncatingIfNeeded: b), lists + b &* L))
+                let count = csimd_select_bit(masks, slots, Int32(truncatingIfNeeded: padded),
+                                             Int32(truncatingIfNeeded: b), lists + b &* L)
                 guard count > 0 else { continue }
-                if waiting < 0 { waiting = b; waitingCount = count; continue }
-                liveBlocks &= ~blendBlocks(waiting, waitingCount, b, count, x0, y0, c.records, lists, state, live,
-                                           depthTest: depthTest, writeDepth: writeDepth)
-                waiting = -1
+                var j = m
+                let key = UInt32(truncatingIfNeeded: count) &<< 4 | UInt32(truncatingIfNeeded: b)
+                while j > 0 && order[j &- 1] < key { order[j] = order[j &- 1]; j &-= 1 }
+                order[j] = key
+                m &+= 1
             }
-            if waiting >= 0 {
-                liveBlocks &= ~blendBlocks(waiting, waitingCount, -1, 0, x0, y0, c.records, lists, state, live,
+            var k = 0
+            while k < m {
+                let a = Int(order[k] & 15), na = Int(order[k] &>> 4)
+                let b = k &+ 1 < m ? Int(order[k &+ 1] & 15) : -1, nb = k &+ 1 < m ? Int(order[k &+ 1] &>> 4) : 0
+                liveBlocks &= ~blendBlocks(a, na, b, nb, x0, y0, c.records, lists, state, live,
                                            depthTest: depthTest, writeDepth: writeDepth)
+                k &+= 2
             }
             chunk = chunkEnd
         }
