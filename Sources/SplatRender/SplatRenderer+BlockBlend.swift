@@ -9,7 +9,9 @@
 //      rectangle touches (blocks already finished are left out);
 //   2. for each block with a list: its state is loaded into registers, the list is blended
 //      front to back with no state loads or stores, and the block stops as soon as its last
-//      pixel finishes; the state goes back to memory for the next chunk.
+//      pixel finishes; the state goes back to memory for the next chunk. Two blocks, paired
+//      by list length, are stepped together: one block's loop is a chain of dependent
+//      operations through T, and two chains keep the vector units busier.
 // The per-pixel arithmetic is the 8-lane kernel's, operation for operation (dx is the exact
 // pixel centre minus the mean, and so on), so the bytes are the same. Partial tiles: pixels
 // outside the image start finished (T = 0) and are never written.
@@ -17,8 +19,8 @@ import CSIMD
 import RenderCore
 
 /// A worker's memory for the block kernel: per block its state (9 vectors of 16 lanes: T, R,
-/// G, B, D, E, BR, BG, BB as in `BlendTileState`) and pixels still live; the current chunk's
-/// slots and block masks; and each block's list of the chunk's slots.
+/// G, B, D, E, BR, BG, BB as in `BlendTileState`) and pixels still live; the blocks in list-length
+/// order; the current chunk's slots and block masks; and each block's list of the chunk's slots.
 enum BlockBlendScratch {
     /// Pairs sub-binned at a time (a multiple of 16).
     static let chunkPairs = 256

@@ -64,16 +64,7 @@ struct TileSortWork {
     /// Stable insertion sort of `n` pairs by their low 32 bits.
     @inline(__always)
     static func insertionSort(_ a: UnsafeMutablePointer<TilePair>, _ n: Int) {
-        var i = 1
-        while i < n {
-            let v = a[i], key = UInt32(truncatingIfNeeded: v)
-            var j = i
-            while j > 0 && UInt32(truncatingIfNeeded: a[j &- 1]) > key {
-                a[j] = a[j &- 1]; j &-= 1
-            }
-            a[j] = v
-            i &+= 1
-        }
+        _ = insertionSort(a, n, budget: .max)
     }
 
     /// Stable insertion sort of `n` pairs by their low 32 bits that gives up (returns false,
