@@ -1,22 +1,28 @@
-// SplatRenderer+Binning — stage 2: count tiles, tile ranges, append (depth, slot) pairs to
-// every tile a splat's rectangle touches.
+// SplatRenderer+Binning — stage 2: tile ranges, and (depth, slot) pairs appended to every
+// tile a splat's rectangle touches.
 //
-// Reads only the 4-byte depth key and the 8-byte tile rectangle of each visible splat, in
-// slot order (preprocessing's chunks, each compacted: slot order is the prepared order), and
-// writes one 8-byte pair per (tile, splat): the blender later reads the 48-byte record by
-// slot. Workers take contiguous runs of chunks; offsets are tile-major, worker-minor, so
-// every tile's list is in slot order — the order the per-tile stable sort by depth needs.
+// Preprocessing counts each chunk's tiles on the worker that projected it, while the chunk's
+// keys and tile rectangles are still in cache (`countTiles`), and records that worker as the
+// chunk's owner. Binning turns the counts into offsets, tile-major and worker-minor, and each
+// worker scatters the chunks it owns: reading only the 4-byte depth key and the 8-byte tile
+// rectangle of each visible splat, it writes one 8-byte pair per (tile, splat); the blender
+// later reads the 48-byte record by slot. A tile's list is therefore in no particular order
+// before the per-tile sort — which does not matter: the sort is by depth, and runs of equal
+// depth are then put in source-index order, so the sorted list, and the image, depend neither
+// on which worker took which chunk nor on the thread count.
 
 /// A pair in a tile list: depth key (IEEE bits of a positive Float) in the low 32 bits,
 /// the splat's slot in `projected` in the high 32.
 typealias TilePair = UInt64
 
-/// Binning inputs: per-worker tile counts over a run of preprocessing chunks, then the
-/// stable scatter of (depth, slot) pairs into the tile lists.
+/// Binning inputs: per-worker tile counts over the chunks each worker owns, then the scatter
+/// of (depth, slot) pairs into the tile lists.
 struct BinWork {
     var chunks, chunkSize, workers, tiles, tilesX: Int
     /// Visible splats at the start of each chunk's slot range.
     var chunkVisible: UnsafeMutablePointer<Int>
+    /// The worker that preprocessed (and counted) each chunk.
+    var owners: UnsafeMutablePointer<Int32>
     var keys: UnsafeMutablePointer<UInt32>
     var rects: UnsafeMutablePointer<TileRect>
     /// Splats whose key is ≥ this are left out (`UInt32.max`: none; see the pair budget).
@@ -24,41 +30,54 @@ struct BinWork {
     var counts: UnsafeMutablePointer<Int32>
     var pairs: UnsafeMutablePointer<TilePair>
 
-    // Both passes walk worker `w`'s chunks in slot order. A splat inside one tile (most of
-    // them) only moves a count or a write cursor held in a register while consecutive splats
+    // Counting and scattering walk a chunk's splats in slot order. A splat inside one tile (most
+    // of them) only moves a count or a write cursor held in a register while consecutive splats
     // stay in the same tile (slots are in spatial order): the memory counter is touched when
     // the tile changes, instead of a load-add-store chain per splat and a mispredicted exit
     // from the tile loops. Wider splats take the loops.
 
-    func count(_ w: Int) {
-        let c = counts + w * tiles
-        c.update(repeating: 0, count: tiles)
+    /// Adds to `c` (one counter per tile) the tiles touched by splats `range` whose key is
+    /// below `keyLimit`.
+    @inline(__always)
+    static func countTiles(_ range: Range<Int>, keys: UnsafeMutablePointer<UInt32>, rects: UnsafeMutablePointer<TileRect>,
+                           keyLimit: UInt32, tilesX: Int, into c: UnsafeMutablePointer<Int32>) {
         var tile = 0, run: Int32 = 0  // splats of tile `tile` not yet added to c[tile]
-        for chunk in SplatRenderer.chunk(w, workers, chunks) {
-            let start = chunk &* chunkSize
-            for i in start..<(start &+ chunkVisible[chunk]) where keys[i] < keyLimit {
-                let r = rects[i]
-                if r.x0 == r.x1 && r.y0 == r.y1 {
-                    let t = Int(r.y0) &* tilesX &+ Int(r.x0)
-                    if t != tile { c[tile] &+= run; tile = t; run = 0 }
-                    run &+= 1
-                } else {
-                    for ty in Int(r.y0)...Int(r.y1) {
-                        let row = c + ty &* tilesX
-                        for tx in Int(r.x0)...Int(r.x1) { row[tx] &+= 1 }
-                    }
+        for i in range where keys[i] < keyLimit {
+            let r = rects[i]
+            if r.x0 == r.x1 && r.y0 == r.y1 {
+                let t = Int(r.y0) &* tilesX &+ Int(r.x0)
+                if t != tile { c[tile] &+= run; tile = t; run = 0 }
+                run &+= 1
+            } else {
+                for ty in Int(r.y0)...Int(r.y1) {
+                    let row = c + ty &* tilesX
+                    for tx in Int(r.x0)...Int(r.x1) { row[tx] &+= 1 }
                 }
             }
         }
         c[tile] &+= run
     }
 
+    /// The slots of chunk `chunk`'s visible splats.
+    @inline(__always) func slots(_ chunk: Int) -> Range<Int> {
+        let start = chunk &* chunkSize
+        return start..<(start &+ chunkVisible[chunk])
+    }
+
+    /// Recounts worker `w`'s chunks with `keyLimit` (the pair budget's path).
+    func count(_ w: Int) {
+        let c = counts + w * tiles
+        c.update(repeating: 0, count: tiles)
+        for chunk in 0..<chunks where owners[chunk] == Int32(truncatingIfNeeded: w) {
+            Self.countTiles(slots(chunk), keys: keys, rects: rects, keyLimit: keyLimit, tilesX: tilesX, into: c)
+        }
+    }
+
     func scatter(_ w: Int) {
         let c = counts + w * tiles
         var tile = 0, cursor = Int(c[0])  // tile `tile`'s next write position (c[tile] is stale)
-        for chunk in SplatRenderer.chunk(w, workers, chunks) {
-            let start = chunk &* chunkSize
-            for i in start..<(start &+ chunkVisible[chunk]) where keys[i] < keyLimit {
+        for chunk in 0..<chunks where owners[chunk] == Int32(truncatingIfNeeded: w) {
+            for i in slots(chunk) where keys[i] < keyLimit {
                 let r = rects[i]
                 let pair = TilePair(keys[i]) | TilePair(truncatingIfNeeded: i) &<< 32
                 if r.x0 == r.x1 && r.y0 == r.y1 {
@@ -84,13 +103,10 @@ struct BinWork {
         c[tile] = Int32(truncatingIfNeeded: cursor)
     }
 
-    /// Calls `body(slot)` for each splat of worker `w`'s run of chunks, in slot order.
+    /// Calls `body(slot)` for every visible splat of every chunk, in slot order (serial).
     @inline(__always)
-    func forEachSplat(_ w: Int, _ body: (Int) -> Void) {
-        for c in SplatRenderer.chunk(w, workers, chunks) {
-            let start = c &* chunkSize
-            for i in start..<(start &+ chunkVisible[c]) where keys[i] < keyLimit { body(i) }
-        }
+    func forEverySplat(_ body: (Int) -> Void) {
+        for chunk in 0..<chunks { for i in slots(chunk) { body(i) } }
     }
 }
 
@@ -100,16 +116,16 @@ struct TileRect {
 }
 
 extension SplatRenderer {
-    /// Fills `tileStart[0...tiles]` and `pairsA` with every tile's (depth, slot) pairs in slot
-    /// order; returns the number of pairs and of splats binned (all visible ones unless the
-    /// pairs would exceed `maxTileSplatPairs`: then only the nearest that fit are kept).
+    /// Fills `tileStart[0...tiles]` and `pairsA` with every tile's (depth, slot) pairs from the
+    /// tile counts preprocessing left in `tileCounts`; returns the number of pairs and of splats
+    /// binned (all visible ones unless the pairs would exceed `maxTileSplatPairs`: then only
+    /// the nearest that fit are kept).
     func binTiles(chunks: Int, visible: Int, tilesX: Int, tilesY: Int) -> (pairs: Int, binned: Int) {
         let tiles = tilesX * tilesY, workers = pool.count
         var work = BinWork(chunks: chunks, chunkSize: SplatTunables.preprocessChunk, workers: workers,
-                           tiles: tiles, tilesX: tilesX, chunkVisible: chunkVisible.base, keys: keysA.base,
-                           rects: tileRects.base, keyLimit: .max,
-                           counts: tileCounts.reserve(workers * tiles), pairs: pairsA.base)
-        runParallel(.binCount(work))
+                           tiles: tiles, tilesX: tilesX, chunkVisible: chunkVisible.base, owners: chunkOwner.base,
+                           keys: keysA.base, rects: tileRects.base, keyLimit: .max,
+                           counts: tileCounts.base, pairs: pairsA.base)
         let counts = work.counts
         var total = 0
         for i in 0..<(workers * tiles) { total += Int(counts[i]) }
@@ -146,9 +162,7 @@ extension SplatRenderer {
         let buckets = 1 << 16
         let weight = budgetHistogram.reserve(buckets)
         weight.update(repeating: 0, count: buckets)
-        var all = work  // one "worker" walking every chunk, nothing excluded
-        all.workers = 1; all.keyLimit = .max
-        all.forEachSplat(0) { i in
+        work.forEverySplat { i in
             let r = work.rects[i]
             weight[Int(work.keys[i] >> 16)] += (Int(r.x1) - Int(r.x0) + 1) * (Int(r.y1) - Int(r.y0) + 1)
         }
@@ -158,7 +172,7 @@ extension SplatRenderer {
         }
         let limit = UInt32(bucket) << 16
         var splats = 0
-        all.forEachSplat(0) { i in if work.keys[i] < limit { splats += 1 } }
+        work.forEverySplat { i in if work.keys[i] < limit { splats += 1 } }
         return (bucket == buckets ? .max : limit, splats)
     }
 }

@@ -42,6 +42,10 @@ struct PreprocessWork {
     var rects: UnsafeMutablePointer<TileRect>
     var sources: UnsafeMutablePointer<UInt32>
     var visibleCounts: UnsafeMutablePointer<Int>
+    /// Tile counts, `tiles` per worker (binning's input), and which worker took each chunk.
+    var tileCounts: UnsafeMutablePointer<Int32>
+    var owners: UnsafeMutablePointer<Int32>
+    var tiles, tilesX: Int
 
     /// Splats ahead whose fields are prefetched: a group reads 15 streams (14 field arrays and
     /// the SH coefficients), more than the hardware prefetchers follow on their own.
@@ -49,9 +53,12 @@ struct PreprocessWork {
 
     func run(_ w: Int, _ r: SplatRenderer) {
         let tmp = scratch + w * SplatRenderer.preprocessScratchVectors
+        let counts = tileCounts + w &* tiles
+        counts.update(repeating: 0, count: tiles)
         while true {
             let c = r.nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
             if c >= chunks { break }
+            owners[c] = Int32(truncatingIfNeeded: w)
             let start = c * size, end = min(n, start + size)
             var out = start, g = start
             while g < end {
@@ -60,6 +67,8 @@ struct PreprocessWork {
                 g &+= 8
             }
             visibleCounts[c] = out - start
+            // The chunk's tiles, counted while its keys and rectangles are in cache.
+            BinWork.countTiles(start..<out, keys: keys, rects: rects, keyLimit: .max, tilesX: tilesX, into: counts)
         }
     }
 }
@@ -70,9 +79,10 @@ extension SplatRenderer {
     /// descheduled thread does not hold the others up; chunk c's visible splats are written
     /// compacted from slot c·chunk size on: the record to `projected`, the depth bits to
     /// `keysA`, the tile rectangle to `tileRects`, the source index (depth tie-breaker) to
-    /// `slotSource`, and their number to `chunkVisible[c]`.
+    /// `slotSource`, and their number to `chunkVisible[c]`; each worker counts the tiles of its
+    /// chunks into its `tilesX × tilesY` counters of `tileCounts` and marks them in `chunkOwner`.
     /// Returns the number of chunks and of visible splats.
-    func preprocess(_ splats: PreparedSplats, setup: FrameSetup) -> (chunks: Int, visible: Int) {
+    func preprocess(_ splats: PreparedSplats, setup: FrameSetup, tilesX: Int, tilesY: Int) -> (chunks: Int, visible: Int) {
         let n = splats.count
         let proj = projected.reserve(max(1, n))
         let keys = keysA.reserve(max(1, n)), rects = tileRects.reserve(max(1, n))
@@ -80,13 +90,17 @@ extension SplatRenderer {
         let size = SplatTunables.preprocessChunk
         let chunks = (n + size - 1) / size
         let visibleCounts = chunkVisible.reserve(max(1, chunks))
+        let owners = chunkOwner.reserve(max(1, chunks))
+        let tiles = tilesX * tilesY
+        let counts = tileCounts.reserve(pool.count * tiles)
         let view = PreparedView(fields: splats.fields, stride: splats.fieldStride, rest: splats.rest,
                                 sourceIndex: splats.sourceIndex,
                                 k3: splats.restCount * 3, degree: splats.shDegree)
         nextChunk.store(0, ordering: .relaxed)
         runParallel(.preprocess(PreprocessWork(
             n: n, chunks: chunks, size: size, view: view, setup: setup, scratch: preprocessScratch.base,
-            proj: proj, keys: keys, rects: rects, sources: sources, visibleCounts: visibleCounts)))
+            proj: proj, keys: keys, rects: rects, sources: sources, visibleCounts: visibleCounts,
+            tileCounts: counts, owners: owners, tiles: tiles, tilesX: tilesX)))
         var visible = 0
         for c in 0..<chunks { visible += visibleCounts[c] }
         return (chunks, visible)

@@ -3,8 +3,8 @@
 // Stages, one function each (like diff-gaussian-rasterization's forward pass):
 //   preprocess  every splat in parallel: cull, 2D covariance, SH colour, conic, radius, rect;
 //               a 48-byte record per visible splat, plus its depth key and tile rectangle
-//   bin         count tiles per splat, prefix sums = tile ranges, append a (depth, slot)
-//               pair to every tile the splat touches (8 bytes per pair, in splat order)
+//   bin         tile counts (taken by preprocessing) → tile ranges, append a (depth, slot)
+//               pair to every tile the splat touches (8 bytes per pair)
 //   sort        each tile's pairs by depth, stable (tiles in parallel, in cache)
 //               — bin + sort is a stable sort by the 64-bit (tile, depth) key
 //   blend       per 16×16 tile, front to back (records read by slot, prefetched), 8 pixels
@@ -57,6 +57,7 @@ public final class SplatRenderer: @unchecked Sendable {
     let tileStart = ScratchBuffer<Int32>()
     let pairsA = ScratchBuffer<TilePair>(), pairsB = ScratchBuffer<TilePair>()
     let chunkVisible = ScratchBuffer<Int>()
+    let chunkOwner = ScratchBuffer<Int32>()
     let preprocessScratch = ScratchBuffer<SIMD8<Float>>()
     /// Vectors of `preprocessScratch` per worker: a group's 14 field vectors, then room for
     /// its 8 transposed records (12 vectors) and tile rectangles (2).
@@ -100,10 +101,10 @@ public final class SplatRenderer: @unchecked Sendable {
             defer { t0 = t1 }
             return Double(t1 - t0) / 1e6
         }
-        let (chunks, visible) = preprocess(splats, setup: setup)
-        times.preprocess = lap()
         let tilesX = (setup.width + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
         let tilesY = (setup.height + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
+        let (chunks, visible) = preprocess(splats, setup: setup, tilesX: tilesX, tilesY: tilesY)
+        times.preprocess = lap()
         let (pairs, binned) = binTiles(chunks: chunks, visible: visible, tilesX: tilesX, tilesY: tilesY)
         times.bin = lap()
         sortTiles(tilesX: tilesX, tilesY: tilesY)
