@@ -68,21 +68,21 @@ struct BlendTileState {
                     let idx = i0 &+ h
                     for l in 0..<8 {
                         let x = x0 &+ h &* 8 &+ l, y = y0 &+ row
-                        if x < c.width && row < hValid {
-                            let p = y &* c.width &+ x
-                            E[idx][l] = c.depth[p]
-                            let px = c.color[p]
-                            BR[idx][l] = Float(px & 0xFF) / 255
-                            BG[idx][l] = Float(px >> 8 & 0xFF) / 255
-                            BB[idx][l] = Float(px >> 16 & 0xFF) / 255
-                        } else {
-                            E[idx][l] = .infinity; BR[idx][l] = 0; BG[idx][l] = 0; BB[idx][l] = 0
-                        }
+                        (E[idx][l], BR[idx][l], BG[idx][l], BB[idx][l]) =
+                            x < c.width && row < hValid ? Self.backdrop(c, y &* c.width &+ x) : (.infinity, 0, 0, 0)
                     }
                 }
             }
             D[i0] = E[i0]; D[i1] = E[i1]
         }
+    }
+
+    /// What a depth test reads of the target at pixel `p`: the depth to test against and the
+    /// colour behind the splats (0…1 per channel). Both kernels' set-up.
+    @inline(__always)
+    static func backdrop(_ c: BlendContext, _ p: Int) -> (depth: Float, r: Float, g: Float, b: Float) {
+        let rgba = c.color[p]
+        return (c.depth[p], Float(rgba & 0xFF) / 255, Float(rgba >> 8 & 0xFF) / 255, Float(rgba >> 16 & 0xFF) / 255)
     }
 
     /// Pixels of the tile inside the image (each must finish before the tile can stop early).

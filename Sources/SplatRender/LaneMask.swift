@@ -1,5 +1,6 @@
-// LaneMask — the blender's lane mask operations (8 lanes, and 16 for the block kernel), compiled to single AVX instructions on
-// x86_64 (vmovmskps, vblendvps, vminps, vmaxps) and plain SIMD code elsewhere. Masks are
+// LaneMask — the blender's lane mask operations (8 lanes; 16 for the block kernel), compiled
+// to single AVX instructions on x86_64 (vmovmskps, vblendvps, vminps, vmaxps) and plain SIMD
+// code elsewhere. Masks are
 // kept as the sign bits of Float lanes (see below): `SIMDMask` comparisons become LLVM
 // `<8 x i1>` vectors that AVX2 legalises through 16-bit lanes, ~10 extra instructions per
 // blended vector.

@@ -10,9 +10,9 @@
 // walk the rectangle: this file's, 8 lanes (4 columns × 2 rows when the rectangle is ≤ 4 px
 // wide, one unaligned window of a row when ≤ 8 px, else the row's two aligned halves; masks
 // are sign bits, LaneMask.swift), and for AVX-512 machines the block kernel, which keeps
-// 4×4-pixel blocks in registers instead (SplatRenderer+BlockBlend.swift). A pixel is finished by adding T·background and setting
-// T = 0, so "finished" needs no extra mask; the tile stops when its count of live pixels
-// reaches 0. Identical arithmetic per pixel whichever kernel, window or worker covers it, so
+// 4×4-pixel blocks in registers instead (SplatRenderer+BlockBlend.swift). A pixel is finished
+// by adding T·background and setting T = 0, so "finished" needs no extra mask; the tile stops
+// when its count of live pixels reaches 0. Identical arithmetic per pixel whichever kernel, window or worker covers it, so
 // the bytes depend neither on the kernel nor on the thread count.
 //
 // Cost notes (150k-splat room, 1280×720): ~6M window evaluations per frame, ~45
@@ -87,7 +87,7 @@ extension SplatRenderer {
                                color: target.color, depth: target.depth,
                                width: setup.width, height: setup.height, tilesX: tilesX, background: background)
         nextTile.store(0, ordering: .relaxed)
-        runParallel(.blend(BlendWork(tiles: tiles, ctx: ctx, state: UnsafeMutableRawPointer(tileState.base),
+        runParallel(.blend(BlendWork(tiles: tiles, ctx: ctx, state: UnsafeMutableRawPointer(blendScratch.base),
                                      depthTest: depthTest, writeDepth: writeDepth, kernel: blendKernel)))
     }
 

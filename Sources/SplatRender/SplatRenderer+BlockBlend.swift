@@ -73,15 +73,10 @@ extension SplatRenderer {
                 st[6] = V(repeating: c.background.x); st[7] = V(repeating: c.background.y)
                 st[8] = V(repeating: c.background.z)
             } else {
-                for l in 0..<16 where inImage[l] {
-                    let p = Int(py[l]) &* c.width &+ Int(px[l])
-                    st[5][l] = c.depth[p]
-                    let rgba = c.color[p]
-                    st[6][l] = Float(rgba & 0xFF) / 255
-                    st[7][l] = Float(rgba >> 8 & 0xFF) / 255
-                    st[8][l] = Float(rgba >> 16 & 0xFF) / 255
+                for l in 0..<16 {
+                    (st[5][l], st[6][l], st[7][l], st[8][l]) =
+                        inImage[l] ? BlendTileState.backdrop(c, Int(py[l]) &* c.width &+ Int(px[l])) : (.infinity, 0, 0, 0)
                 }
-                for l in 0..<16 where !inImage[l] { st[5][l] = .infinity; st[6][l] = 0; st[7][l] = 0; st[8][l] = 0 }
             }
             st[4] = st[5]
             let n = maskBits(inImage).nonzeroBitCount
@@ -102,9 +97,8 @@ extension SplatRenderer {
             for k in chunk..<chunkEnd {
                 if k &+ ahead < end { prefetch(c.records + Int(c.pairs[k &+ ahead] &>> 32)) }
                 let slot = UInt32(truncatingIfNeeded: c.pairs[k] &>> 32)
-                let r = UnsafeRawPointer(c.records + Int(slot))
-                let sx0 = Int(r.load(fromByteOffset: 40, as: Int16.self)), sy0 = Int(r.load(fromByteOffset: 42, as: Int16.self))
-                let sx1 = Int(r.load(fromByteOffset: 44, as: Int16.self)), sy1 = Int(r.load(fromByteOffset: 46, as: Int16.self))
+                let r = c.records + Int(slot)  // only the rectangle's fields are read here
+                let sx0 = Int(r.pointee.x0), sy0 = Int(r.pointee.y0), sx1 = Int(r.pointee.x1), sy1 = Int(r.pointee.y1)
                 // The rectangle in the tile's blocks, clamped to the tile without branches (the
                 // clamps come in no pattern) and without overflow traps.
                 let lx0 = sx0 &- x0, ex = sx1 &- x0 &- 15, ly0 = sy0 &- y0, ey = sy1 &- y0 &- 15

@@ -7,8 +7,8 @@
 //               pair to every tile the splat touches (8 bytes per pair)
 //   sort        each tile's pairs by depth, stable (tiles in parallel, in cache)
 //               — bin + sort is a stable sort by the 64-bit (tile, depth) key
-//   blend       per 16×16 tile, front to back (records read by slot, prefetched), 8 pixels
-//               per SIMD lane group, early stop
+//   blend       per 16×16 tile, front to back (records read by slot, prefetched): 8-lane
+//               windows, or with AVX-512 4×4-pixel blocks held in registers; early stop
 // Work is split over a fixed `WorkerPool`; every buffer lives in the renderer and is reused,
 // so a steady state allocates nothing. Output bytes do not depend on the thread count.
 import Foundation
@@ -63,7 +63,7 @@ public final class SplatRenderer: @unchecked Sendable {
     /// its 8 transposed records (12 vectors) and tile rectangles (2).
     static let preprocessScratchVectors = 32
     /// Every worker's blend scratch (`blendScratchBytes`; 64-byte aligned: a state row is one cache line).
-    let tileState = ScratchBuffer<SIMD16<Float>>()
+    let blendScratch = ScratchBuffer<SIMD16<Float>>()
     let nextTile = Atomic<Int>(0)
     let nextChunk = Atomic<Int>(0)
 
@@ -71,7 +71,7 @@ public final class SplatRenderer: @unchecked Sendable {
     public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.threads = max(1, threads)
         pool = WorkerPool<SplatRenderer>(threads: self.threads)
-        tileState.reserve(self.threads * Self.blendScratchBytes / MemoryLayout<SIMD16<Float>>.stride)
+        blendScratch.reserve(self.threads * Self.blendScratchBytes / MemoryLayout<SIMD16<Float>>.stride)
         preprocessScratch.reserve(self.threads * Self.preprocessScratchVectors)
     }
 

@@ -67,7 +67,7 @@ static inline void csimd_store_tile_rects(const float *f, int shift, void *out) 
 #define CSIMD_HAS_AVX2 1
 #endif
 /// 1 when the target CPU has AVX-512 (F, VL, BW, DQ), else 0: the splat blender then takes
-/// its 16-lane kernel (`BlendKernel.native`). Swift reads this as a compile-time constant.
+/// its block kernel (`BlendKernel.native`). Swift reads this as a compile-time constant.
 #if defined(__x86_64__) && defined(__AVX512F__) && defined(__AVX512VL__) && defined(__AVX512BW__) && defined(__AVX512DQ__)
 #define CSIMD_HAS_AVX512 1
 #else

@@ -1,9 +1,9 @@
 // BenchmarkRunner — renders warm-up + measured frames along an eye path and summarises them.
 import Foundation
-import SplatRender
 import HeadTracking
 import RenderCore
 import Settings
+import SplatRender
 
 /// Where the eye is during a bench or export.
 public enum BenchmarkEye: Sendable {
@@ -108,8 +108,8 @@ public enum BenchmarkRunner {
                            lastFrame: ((Framebuffer) throws -> Void)? = nil) throws -> BenchmarkResult {
         var width = config.width, height = config.height
         if case .camera(let c) = config.eye { width = c.width; height = c.height }
-        let driver = FrameDriver(scene: scene, setup: config.setup, context: RenderContext(threads: config.threads, blendKernel: config.blendKernel),
-                                 width: width, height: height)
+        let context = RenderContext(threads: config.threads, blendKernel: config.blendKernel)
+        let driver = FrameDriver(scene: scene, setup: config.setup, context: context, width: width, height: height)
         let n = config.frames
         var allTimes: [Double] = []
         var runs: [FrameStatistics] = []
