@@ -2,63 +2,94 @@
 // the per-pixel state as 16-lane vectors, meant to live in registers for a whole list of
 // splats (SplatRenderer+BlockBlend.swift). `blend` is the image contract's step 7 for one
 // splat, with the 8-lane kernel's arithmetic operation for operation (same bytes).
+import CSIMD
 
-/// A 4×4-pixel block's blend state (lane l: column l & 3, row l >> 2 of the block).
+/// A 4×4-pixel block's blend state (lane l: column l & 3, row l >> 2 of the block), in
+/// registers while it blends a list.
 struct BlendBlockState {
     typealias V = SIMD16<Float>
-    /// Transmittance, accumulated colour and output depth (see `BlendTileState`).
+    /// Transmittance, accumulated colour and output depth (see `BlendTileState`). A finished
+    /// pixel holds −T, T the transmittance it finished with (what shows of the background):
+    /// negative fails the live test T ≥ `transmittanceMin`, and the magnitude is exact.
     var T, R, G, B, D: V
-    /// Depth to test against and the colour behind the splats.
-    let E, BR, BG, BB: V
+    /// Depth to test against (read only with the depth test).
+    let E: V
     /// Pixel centres in image coordinates (whole numbers + ½, exact).
     let centreX, centreY: V
     /// Pixels of the block not yet finished.
     var livePixels: Int
+    /// The block's index in its tile (4·row + column, in blocks).
+    let block: Int
+    /// The block's state in memory (`BlockBlendScratch.stateVectors` vectors, see the slots below).
+    let st: UnsafeMutablePointer<V>
 
-    /// The block with top-left pixel (`x`, `y`), its state read from `st` (9 vectors: T, R, G,
-    /// B, D, E, BR, BG, BB).
+    /// Slots of the state in memory: T, R, G, B; the output depth D; the depth to test against
+    /// E; and the colour behind BR, BG, BB.
+    static let (tSlot, rSlot, gSlot, bSlot, depthSlot, testDepthSlot) = (0, 1, 2, 3, 4, 5)
+    static let (backRSlot, backGSlot, backBSlot) = (6, 7, 8)
+
+    /// Block `block` of the tile with top-left pixel (`x0`, `y0`), its state at `st`.
     @_transparent
-    init(_ st: UnsafeMutablePointer<V>, livePixels: Int, x: Int, y: Int) {
-        T = st[0]; R = st[1]; G = st[2]; B = st[3]; D = st[4]
-        E = st[5]; BR = st[6]; BG = st[7]; BB = st[8]
-        centreX = V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3) + (Float(x) + 0.5)
-        centreY = V(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3) + (Float(y) + 0.5)
+    init(_ st: UnsafeMutablePointer<V>, livePixels: Int, block: Int, x0: Int, y0: Int) {
+        let x = x0 &+ (block & 3) &* 4, y = y0 &+ (block >> 2) &* 4
+        self.block = block
+        self.st = st
+        T = st[Self.tSlot]; R = st[Self.rSlot]; G = st[Self.gSlot]; B = st[Self.bSlot]; D = st[Self.depthSlot]
+        E = st[Self.testDepthSlot]
+        // Opaque: left to itself the compiler computes dx and dy on 4 lanes and spreads them
+        // with shuffles, more operations than one 16-lane subtraction each.
+        centreX = csimd_opaque16(V(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3) + (Float(x) + 0.5))
+        centreY = csimd_opaque16(V(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3) + (Float(y) + 0.5))
         self.livePixels = livePixels
     }
 
-    /// Writes the changing part of the state (T, R, G, B, D) back to `st`.
-    @_transparent
-    func store(_ st: UnsafeMutablePointer<V>) {
-        st[0] = T; st[1] = R; st[2] = G; st[3] = B; st[4] = D
+    /// The transmittance to the background of a block's stored state: T while the pixel is
+    /// live, the transmittance it finished with once finished (stored as −T).
+    @inline(__always)
+    static func visibleT(_ st: UnsafeMutablePointer<V>) -> V {
+        st[tSlot].replacing(with: -st[tSlot], where: st[tSlot] .< 0)
     }
 
-    /// Blends the splats of `list[from..<to]` (slots, front to back) one after another, stopping
-    /// when the block's last pixel finishes.
+    /// Writes the changing state (T, R, G, B, D) back to the block's memory.
     @_transparent
-    mutating func blend(_ records: UnsafeMutablePointer<ProjectedSplat>, _ list: UnsafeMutablePointer<UInt32>,
-                        from: Int, to end: Int, depthTest: Bool, writeDepth: Bool) {
+    func store() {
+        st[Self.tSlot] = T; st[Self.rSlot] = R; st[Self.gSlot] = G; st[Self.bSlot] = B; st[Self.depthSlot] = D
+    }
+
+    /// Blends the chunk's pairs `list[from..<to]` (pair indices into `chunk`, front to back)
+    /// one after another, stopping when the block's last pixel finishes.
+    @_transparent
+    mutating func blend(_ chunk: BlockChunk, _ list: UnsafeMutablePointer<UInt32>, from: Int, to end: Int,
+                        depthTest: Bool, writeDepth: Bool) {
         var i = from
         while i < end && livePixels != 0 {
-            blend(records[Int(list[i])], depthTest: depthTest, writeDepth: writeDepth)
+            let k = Int(list[i])
+            blend(chunk.records + Int(chunk.slots[k]), inRect: chunk.rectMask(k, block), depthTest: depthTest,
+                  writeDepth: writeDepth)
             i &+= 1
         }
     }
 
-    /// Blends splat `s` (the next one front to back) into the block's pixels inside its rectangle.
+    /// Blends splat `sp` (the next one front to back) into the block's pixels in `inRect` (the
+    /// lanes inside the splat's rectangle).
     @_transparent
-    mutating func blend(_ s: ProjectedSplat, depthTest: Bool, writeDepth: Bool) {
+    mutating func blend(_ sp: UnsafeMutablePointer<ProjectedSplat>, inRect: WideMask, depthTest: Bool, writeDepth: Bool) {
+        // The mean and conic as broadcast loads: left to itself the compiler loads neighbouring
+        // fields as pairs and spends shuffles and blends taking them apart.
+        let f = UnsafeRawPointer(sp).assumingMemoryBound(to: Float.self)  // mx, my, ca, cb, cc first
+        let mx = csimd_broadcast16(f), my = csimd_broadcast16(f + 1)
+        let ca = csimd_broadcast16(f + 2), cb = csimd_broadcast16(f + 3), cc = csimd_broadcast16(f + 4)
+        let s = sp.pointee
         let zero = V(repeating: 0)
-        // Pixel x is inside x0…x1 exactly when its centre x + ½ lies in (x0, x1 + 1).
-        let inRect = (centreX .> Float(s.x0)) .& (centreX .< Float(s.x1) + 1)
-            .& (centreY .> Float(s.y0)) .& (centreY .< Float(s.y1) + 1)
         let tOld = T
-        var alive = inRect .& (tOld .> zero)
+        // Live pixels have T ≥ Tmin (see below): a test that runs beside α·T, not after it.
+        var alive = inRect .& .!(tOld .< SplatTunables.transmittanceMin)
         let depth = V(repeating: s.depth)
         if depthTest { alive = alive .& (depth .< E) }
-        let dx = centreX - s.mx, dy = centreY - s.my
-        let k1 = s.cb * dy, k0 = s.cc * dy * dy
+        let dx = centreX - mx, dy = centreY - my
+        let k1 = cb * dy, k0 = cc * dy * dy
         // power = ca·dx² + cb·dx·dy + cc·dy² = dx·(ca·dx + cb·dy) + cc·dy² (log2 units).
-        let power = k0.addingProduct(dx, dx * s.ca + k1)
+        let power = k0.addingProduct(dx, dx * ca + k1)
         var alpha = fastExp2(power) * s.opacity
         alpha = alpha.replacing(with: SplatTunables.alphaMax, where: alpha .> SplatTunables.alphaMax)
         let ok = alive .& .!(power .> zero) .& .!(alpha .< SplatTunables.alphaMin)
@@ -66,21 +97,18 @@ struct BlendBlockState {
         let testT = tOld - aT  // T·(1 − α), reusing α·T
         let finishing = testT .< SplatTunables.transmittanceMin
         let add = ok .& .!finishing
-        let w = zero.replacing(with: aT, where: add)
-        R = R.addingProduct(w, V(repeating: s.r))
-        G = G.addingProduct(w, V(repeating: s.g))
-        B = B.addingProduct(w, V(repeating: s.b))
-        T = tOld.replacing(with: testT, where: add)
+        // R + α·T·r where adding, R elsewhere (masked fused multiply-adds; R + 0·r = R exactly).
+        R = R.replacing(with: R.addingProduct(aT, V(repeating: s.r)), where: add)
+        G = G.replacing(with: G.addingProduct(aT, V(repeating: s.g)), where: add)
+        B = B.replacing(with: B.addingProduct(aT, V(repeating: s.b)), where: add)
         if writeDepth {
             // Depth where accumulated opacity first exceeds ½: T drops below ½ here.
             let half = SplatTunables.depthOpacity
             D = D.replacing(with: depth, where: add .& (testT .< half) .& .!(tOld .< half))
         }
-        // Finished pixels (in no pattern: no branch) add what shows through, then T = 0.
+        // Finished pixels (in no pattern: no branch) keep what shows through, as −T.
         let finished = ok .& finishing
-        let wf = zero.replacing(with: tOld, where: finished)
-        R = R.addingProduct(wf, BR); G = G.addingProduct(wf, BG); B = B.addingProduct(wf, BB)
-        T = T.replacing(with: zero, where: finished)
+        T = tOld.replacing(with: testT, where: add).replacing(with: -tOld, where: finished)
         livePixels &-= maskBits(finished).nonzeroBitCount
     }
 }

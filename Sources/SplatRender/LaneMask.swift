@@ -91,6 +91,11 @@ typealias WideMask = SIMDMask<SIMD16<Int32>>
     csimd_sign_bits16(unsafeBitCast(m, to: csimd_i32x16.self))
 }
 
+/// The 16-lane mask with lane i set when bit i of `bits` is (lane 0 in bit 0): a `kmovw` with AVX-512.
+@inline(__always) func wideMask(bits: UInt32) -> WideMask {
+    unsafeBitCast(csimd_mask_from_bits16(bits), to: WideMask.self)
+}
+
 /// Per lane: sign of `m` set ? a : b.
 @inline(__always) func selectSign(_ m: Lanes, _ a: Lanes, else b: Lanes) -> Lanes {
     #if arch(x86_64)

@@ -6,7 +6,9 @@
 // most of the cost. Here the tile is cut into sixteen 4×4-pixel blocks, one 16-lane vector
 // each (lane l: column l & 3, row l >> 2), and the tile's sorted pairs are taken in chunks:
 //   1. sub-bin: every pair of the chunk is appended, in order, to the list of each block its
-//      rectangle touches (blocks already finished are left out);
+//      rectangle touches (blocks already finished are left out), and its rectangle is kept as
+//      the tile's pixel columns and rows it covers, from which a block takes its lane mask
+//      with a few integer operations (`BlockChunk`);
 //   2. for each block with a list: its state is loaded into registers, the list is blended
 //      front to back with no state loads or stores, and the block stops as soon as its last
 //      pixel finishes; the state goes back to memory for the next chunk. Two blocks, paired
@@ -18,9 +20,10 @@
 import CSIMD
 import RenderCore
 
-/// A worker's memory for the block kernel: per block its state (9 vectors of 16 lanes: T, R,
-/// G, B, D, E, BR, BG, BB as in `BlendTileState`) and pixels still live; the blocks in list-length
-/// order; the current chunk's slots and block masks; and each block's list of the chunk's slots.
+/// A worker's memory for the block kernel: per block its state (`stateVectors` vectors of 16
+/// lanes, slots as in `BlendBlockState`) and pixels still live; the blocks in list-length
+/// order; the current chunk's slots, block masks and rectangle bits (`BlockChunk`); the pair
+/// indices 0, 1, 2, …; and each block's list of the chunk's pair indices.
 enum BlockBlendScratch {
     /// Pairs sub-binned at a time (a multiple of 16).
     static let chunkPairs = 256
@@ -33,7 +36,10 @@ enum BlockBlendScratch {
     static let orderOffset = liveOffset + 64
     static let slotsOffset = orderOffset + 64
     static let masksOffset = slotsOffset + chunkPairs * 4
-    static let listsOffset = masksOffset + chunkPairs * 4
+    static let rowsOffset = masksOffset + chunkPairs * 4
+    static let colsOffset = rowsOffset + chunkPairs * 8
+    static let indicesOffset = colsOffset + chunkPairs * 4
+    static let listsOffset = indicesOffset + chunkPairs * 4
     /// Bytes of one worker's scratch.
     static let bytes = listsOffset + 16 * listStride * 4
 }
@@ -53,6 +59,11 @@ extension SplatRenderer {
         let slots = (scratch + BlockBlendScratch.slotsOffset).assumingMemoryBound(to: UInt32.self)
         let masks = (scratch + BlockBlendScratch.masksOffset).assumingMemoryBound(to: UInt32.self)
         let lists = (scratch + BlockBlendScratch.listsOffset).assumingMemoryBound(to: UInt32.self)
+        let indices = (scratch + BlockBlendScratch.indicesOffset).assumingMemoryBound(to: UInt32.self)
+        let chunkData = BlockChunk(records: c.records, slots: slots,
+                                   cols: (scratch + BlockBlendScratch.colsOffset).assumingMemoryBound(to: UInt32.self),
+                                   rows: (scratch + BlockBlendScratch.rowsOffset).assumingMemoryBound(to: UInt64.self))
+        for k in 0..<K { indices[k] = UInt32(truncatingIfNeeded: k) }
         let tx = t % c.tilesX, ty = t / c.tilesX
         let x0 = tx << SplatTunables.tileShift, y0 = ty << SplatTunables.tileShift
         let laneColumn = I(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)
@@ -66,19 +77,20 @@ extension SplatRenderer {
             let py = laneRow &+ Int32(truncatingIfNeeded: y0 &+ (b >> 2) &* 4)
             let inImage = (px .< I(repeating: Int32(truncatingIfNeeded: c.width)))
                 .& (py .< I(repeating: Int32(truncatingIfNeeded: c.height)))
-            st[0] = V(repeating: 0).replacing(with: 1, where: inImage)
-            st[1] = .zero; st[2] = .zero; st[3] = .zero
+            typealias Slot = BlendBlockState
+            st[Slot.tSlot] = V(repeating: 0).replacing(with: 1, where: inImage)
+            st[Slot.rSlot] = .zero; st[Slot.gSlot] = .zero; st[Slot.bSlot] = .zero
             if !depthTest {
-                st[5] = V(repeating: .infinity)
-                st[6] = V(repeating: c.background.x); st[7] = V(repeating: c.background.y)
-                st[8] = V(repeating: c.background.z)
+                st[Slot.testDepthSlot] = V(repeating: .infinity)
+                st[Slot.backRSlot] = V(repeating: c.background.x); st[Slot.backGSlot] = V(repeating: c.background.y)
+                st[Slot.backBSlot] = V(repeating: c.background.z)
             } else {
                 for l in 0..<16 {
-                    (st[5][l], st[6][l], st[7][l], st[8][l]) =
+                    (st[Slot.testDepthSlot][l], st[Slot.backRSlot][l], st[Slot.backGSlot][l], st[Slot.backBSlot][l]) =
                         inImage[l] ? BlendTileState.backdrop(c, Int(py[l]) &* c.width &+ Int(px[l])) : (.infinity, 0, 0, 0)
                 }
             }
-            st[4] = st[5]
+            st[Slot.depthSlot] = st[Slot.testDepthSlot]
             let n = maskBits(inImage).nonzeroBitCount
             live[b] = Int32(truncatingIfNeeded: n)
             if n > 0 { liveBlocks |= 1 << UInt32(b) }
@@ -102,10 +114,11 @@ extension SplatRenderer {
                 // The rectangle in the tile's blocks, clamped to the tile without branches (the
                 // clamps come in no pattern) and without overflow traps.
                 let lx0 = sx0 &- x0, ex = sx1 &- x0 &- 15, ly0 = sy0 &- y0, ey = sy1 &- y0 &- 15
-                let bx0 = UInt32(truncatingIfNeeded: (lx0 & ~(lx0 &>> 63)) &>> 2)
-                let bx1 = UInt32(truncatingIfNeeded: (15 &+ (ex & (ex &>> 63))) &>> 2)
-                let by0 = UInt32(truncatingIfNeeded: (ly0 & ~(ly0 &>> 63)) &>> 2)
-                let by1 = UInt32(truncatingIfNeeded: (15 &+ (ey & (ey &>> 63))) &>> 2)
+                let cx0 = lx0 & ~(lx0 &>> 63), cx1 = 15 &+ (ex & (ex &>> 63))
+                let cy0 = ly0 & ~(ly0 &>> 63), cy1 = 15 &+ (ey & (ey &>> 63))
+                (chunkData.cols[n], chunkData.rows[n]) = BlockChunk.bits(c0: cx0, c1: cx1, r0: cy0, r1: cy1)
+                let bx0 = UInt32(truncatingIfNeeded: cx0 &>> 2), bx1 = UInt32(truncatingIfNeeded: cx1 &>> 2)
+                let by0 = UInt32(truncatingIfNeeded: cy0 &>> 2), by1 = UInt32(truncatingIfNeeded: cy1 &>> 2)
                 // Blocks bx0…bx1 × by0…by1 as bits b = 4·by + bx: the columns' 4 bits, times a 1
                 // in each of the rows' nibbles.
                 let columns = (UInt32(2) &<< bx1) &- (UInt32(1) &<< bx0)
@@ -124,7 +137,7 @@ extension SplatRenderer {
             while todo != 0 {
                 let b = todo.trailingZeroBitCount
                 todo &= todo &- 1
-                let count = csimd_select_bit(masks, slots, Int32(truncatingIfNeeded: padded),
+                let count = csimd_select_bit(masks, indices, Int32(truncatingIfNeeded: padded),
                                              Int32(truncatingIfNeeded: b), lists + b &* L)
                 guard count > 0 else { continue }
                 var j = m
@@ -137,7 +150,7 @@ extension SplatRenderer {
             while k < m {
                 let a = Int(order[k] & 15), na = Int(order[k] &>> 4)
                 let b = k &+ 1 < m ? Int(order[k &+ 1] & 15) : -1, nb = k &+ 1 < m ? Int(order[k &+ 1] &>> 4) : 0
-                liveBlocks &= ~blendBlocks(a, na, b, nb, x0, y0, c.records, lists, state, live,
+                liveBlocks &= ~blendBlocks(a, na, b, nb, x0, y0, chunkData, lists, state, live,
                                            depthTest: depthTest, writeDepth: writeDepth)
                 k &+= 2
             }
@@ -146,35 +159,38 @@ extension SplatRenderer {
         finishBlocks(x0, y0, c, state, writeDepth: writeDepth)
     }
 
-    /// Blends block `a`'s list (`na` slots, front to back) and block `b`'s (`nb`; `b` < 0: no
+    /// Blends block `a`'s list (`na` pair indices into `chunk`, front to back) and block `b`'s (`nb`; `b` < 0: no
     /// second block) with their states in registers, stepping both together while both have
     /// splats and live pixels, then whichever is left on its own. Returns the finished blocks
     /// as bits.
     @_transparent  // mandatory inlining: the states must stay in registers across the loops
     static func blendBlocks(_ a: Int, _ na: Int, _ b: Int, _ nb: Int, _ x0: Int, _ y0: Int,
-                            _ records: UnsafeMutablePointer<ProjectedSplat>, _ lists: UnsafeMutablePointer<UInt32>,
+                            _ chunk: BlockChunk, _ lists: UnsafeMutablePointer<UInt32>,
                             _ state: UnsafeMutablePointer<SIMD16<Float>>, _ live: UnsafeMutablePointer<Int32>,
                             depthTest: Bool, writeDepth: Bool) -> UInt32 {
         let L = BlockBlendScratch.listStride, S = BlockBlendScratch.stateVectors
         let b = max(b, 0)  // with nb = 0 the second block is loaded but never stepped or stored
         let listA = lists + a &* L, listB = lists + b &* L
-        var A = BlendBlockState(state + a &* S, livePixels: Int(live[a]), x: x0 &+ (a & 3) &* 4, y: y0 &+ (a >> 2) &* 4)
-        var B = BlendBlockState(state + b &* S, livePixels: Int(live[b]), x: x0 &+ (b & 3) &* 4, y: y0 &+ (b >> 2) &* 4)
+        var A = BlendBlockState(state + a &* S, livePixels: Int(live[a]), block: a, x0: x0, y0: y0)
+        var B = BlendBlockState(state + b &* S, livePixels: Int(live[b]), block: b, x0: x0, y0: y0)
         var i = 0
         let both = min(na, nb)
         while i < both {
-            A.blend(records[Int(listA[i])], depthTest: depthTest, writeDepth: writeDepth)
-            B.blend(records[Int(listB[i])], depthTest: depthTest, writeDepth: writeDepth)
+            let ka = Int(listA[i]), kb = Int(listB[i])
+            A.blend(chunk.records + Int(chunk.slots[ka]), inRect: chunk.rectMask(ka, a), depthTest: depthTest,
+                    writeDepth: writeDepth)
+            B.blend(chunk.records + Int(chunk.slots[kb]), inRect: chunk.rectMask(kb, b), depthTest: depthTest,
+                    writeDepth: writeDepth)
             i &+= 1
             if A.livePixels == 0 || B.livePixels == 0 { break }
         }
-        A.blend(records, listA, from: i, to: na, depthTest: depthTest, writeDepth: writeDepth)
-        A.store(state + a &* S)
+        A.blend(chunk, listA, from: i, to: na, depthTest: depthTest, writeDepth: writeDepth)
+        A.store()
         live[a] = Int32(truncatingIfNeeded: A.livePixels)
         var finished: UInt32 = A.livePixels == 0 ? 1 << UInt32(a) : 0
         if nb > 0 {
-            B.blend(records, listB, from: i, to: nb, depthTest: depthTest, writeDepth: writeDepth)
-            B.store(state + b &* S)
+            B.blend(chunk, listB, from: i, to: nb, depthTest: depthTest, writeDepth: writeDepth)
+            B.store()
             live[b] = Int32(truncatingIfNeeded: B.livePixels)
             if B.livePixels == 0 { finished |= 1 << UInt32(b) }
         }
@@ -190,12 +206,13 @@ extension SplatRenderer {
             let bx = x0 &+ (b & 3) &* 4, by = y0 &+ (b >> 2) &* 4
             guard bx < c.width, by < c.height else { continue }
             let st = state + b &* BlockBlendScratch.stateVectors
-            let T = st[0]
-            let packed = BlendTileState.toByte(st[1].addingProduct(T, st[6]))
-                | (BlendTileState.toByte(st[2].addingProduct(T, st[7])) &<< 8)
-                | (BlendTileState.toByte(st[3].addingProduct(T, st[8])) &<< 16)
+            typealias Slot = BlendBlockState
+            let T = BlendBlockState.visibleT(st)
+            let packed = BlendTileState.toByte(st[Slot.rSlot].addingProduct(T, st[Slot.backRSlot]))
+                | (BlendTileState.toByte(st[Slot.gSlot].addingProduct(T, st[Slot.backGSlot])) &<< 8)
+                | (BlendTileState.toByte(st[Slot.bSlot].addingProduct(T, st[Slot.backBSlot])) &<< 16)
                 | SIMD16<UInt32>(repeating: 0xFF00_0000)
-            let D = st[4]
+            let D = st[Slot.depthSlot]
             if bx &+ 4 <= c.width && by &+ 4 <= c.height {
                 let p = by &* c.width &+ bx
                 @inline(__always) func put(_ row: Int, _ v: SIMD4<UInt32>, _ d: SIMD4<Float>) {

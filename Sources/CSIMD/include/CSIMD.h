@@ -87,6 +87,73 @@ static inline unsigned csimd_sign_bits16(csimd_i32x16 v) {
     return bits;
 #endif
 }
+/// The 16-lane mask whose lane i is set when bit i of `bits` is (lanes all ones or zero). With
+/// AVX-512 one `vpmovm2d`, which LLVM folds away when the mask feeds a masked operation.
+static inline csimd_i32x16 csimd_mask_from_bits16(unsigned bits) {
+#if CSIMD_HAS_AVX512
+    return (csimd_i32x16)_mm512_movm_epi32((__mmask16)bits);
+#else
+    csimd_i32x16 v;
+    for (int i = 0; i < 16; i++) v[i] = -(int)((bits >> i) & 1u);
+    return v;
+#endif
+}
+/// 16 Float lanes (Swift: `SIMD16<Float>`).
+typedef float csimd_f32x16 __attribute__((vector_size(64)));
+/// Stores the lanes of `v` whose `mask` lane is set (all ones) to p[0…15]; the others keep their
+/// memory. With AVX-512 one masked `vmovups` (the mask straight from a comparison's k register).
+static inline void csimd_store_where16(float *p, csimd_i32x16 mask, csimd_f32x16 v) {
+#if CSIMD_HAS_AVX512
+    _mm512_mask_storeu_ps(p, _mm512_movepi32_mask((__m512i)mask), (__m512)v);
+#else
+    for (int i = 0; i < 16; i++) if (mask[i] < 0) p[i] = v[i];
+#endif
+}
+/// `v` unchanged, but opaque to the optimiser: it cannot specialise code on the lanes' values
+/// (e.g. rebuild a vector of four repeated columns from a 4-lane one with extra shuffles).
+static inline csimd_f32x16 csimd_opaque16(csimd_f32x16 v) {
+#if defined(__x86_64__) && CSIMD_HAS_AVX512
+    __asm__("" : "+v"(v));
+#elif defined(__GNUC__)
+    __asm__("" : "+m"(v));
+#endif
+    return v;
+}
+/// *p in all 16 lanes: one `vbroadcastss` load with AVX-512, which the optimiser cannot merge
+/// with its neighbours' loads into a wider load and shuffles.
+static inline csimd_f32x16 csimd_broadcast16(const float *p) {
+    csimd_f32x16 v;
+#if defined(__x86_64__) && CSIMD_HAS_AVX512
+    __asm__("vbroadcastss %1, %0" : "=v"(v) : "m"(*p));
+#else
+    for (int i = 0; i < 16; i++) v[i] = *p;
+#endif
+    return v;
+}
+/// 2^x per lane for x ≤ 0, the blender's exp: x is clamped at `floor`, n = x rounded to
+/// nearest (ties to even), f = x − n, and 2^f ≈ ((c3·f + c2)·f + c1)·f + c0 by fused
+/// multiply-adds, scaled by 2^n. With AVX-512 one `vrndscaleps` and one `vscalefps` do the
+/// rounding and the scaling; elsewhere per lane `rintf` and `ldexpf` — the same numbers.
+static inline csimd_f32x16 csimd_exp2_16(csimd_f32x16 x, float floor, float c0, float c1, float c2, float c3) {
+#if CSIMD_HAS_AVX512
+    __m512 t = _mm512_max_ps((__m512)x, _mm512_set1_ps(floor));
+    __m512 n = _mm512_roundscale_ps(t, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 f = _mm512_sub_ps(t, n);
+    __m512 p = _mm512_fmadd_ps(_mm512_set1_ps(c3), f, _mm512_set1_ps(c2));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(c1));
+    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(c0));
+    return (csimd_f32x16)_mm512_scalef_ps(p, n);
+#else
+    csimd_f32x16 r;
+    for (int i = 0; i < 16; i++) {
+        float t = x[i] < floor ? floor : x[i];
+        float n = __builtin_rintf(t), f = t - n;
+        float p = __builtin_fmaf(__builtin_fmaf(__builtin_fmaf(c3, f, c2), f, c1), f, c0);
+        r[i] = __builtin_ldexpf(p, (int)n);
+    }
+    return r;
+#endif
+}
 /// Writes to `out`, in order, every `values[i]` (i < n) whose `masks[i]` has bit `bit` set, and
 /// returns how many. `n` is a multiple of 16; `out` has room for n + 16 (whole vectors are
 /// stored). With AVX-512 a test and a compress per 16 entries; elsewhere branch-free scalar.
