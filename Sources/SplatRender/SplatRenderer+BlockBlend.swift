@@ -104,31 +104,17 @@ extension SplatRenderer {
         var chunk = begin
         while chunk < end && liveBlocks != 0 {
             let chunkEnd = min(end, chunk &+ K)
-            // 1. Sub-bin: each pair's slot and the live blocks its rectangle touches (bit 4·by + bx).
+            // 1. Sub-bin, 16 pairs at a time: each pair's slot, rectangle bits and the live blocks
+            //    it touches (bit 4·by + bx); entries past the chunk's end get no blocks.
             var n = 0
-            for k in chunk..<chunkEnd {
-                if k &+ ahead < end { prefetch(c.records + Int(c.pairs[k &+ ahead] &>> 32)) }
-                let slot = UInt32(truncatingIfNeeded: c.pairs[k] &>> 32)
-                let r = c.records + Int(slot)  // only the rectangle's fields are read here
-                let sx0 = Int(r.pointee.x0), sy0 = Int(r.pointee.y0), sx1 = Int(r.pointee.x1), sy1 = Int(r.pointee.y1)
-                // The rectangle in the tile's blocks, clamped to the tile without branches (the
-                // clamps come in no pattern) and without overflow traps.
-                let lx0 = sx0 &- x0, ex = sx1 &- x0 &- 15, ly0 = sy0 &- y0, ey = sy1 &- y0 &- 15
-                let cx0 = lx0 & ~(lx0 &>> 63), cx1 = 15 &+ (ex & (ex &>> 63))
-                let cy0 = ly0 & ~(ly0 &>> 63), cy1 = 15 &+ (ey & (ey &>> 63))
-                (chunkData.cols[n], chunkData.rows[n]) = BlockChunk.bits(c0: cx0, c1: cx1, r0: cy0, r1: cy1)
-                let bx0 = UInt32(truncatingIfNeeded: cx0 &>> 2), bx1 = UInt32(truncatingIfNeeded: cx1 &>> 2)
-                let by0 = UInt32(truncatingIfNeeded: cy0 &>> 2), by1 = UInt32(truncatingIfNeeded: cy1 &>> 2)
-                // Blocks bx0…bx1 × by0…by1 as bits b = 4·by + bx: the columns' 4 bits, times a 1
-                // in each of the rows' nibbles.
-                let columns = (UInt32(2) &<< bx1) &- (UInt32(1) &<< bx0)
-                let rows = (UInt32(0x1111) &>> (12 &- 4 &* by1)) & (UInt32(0xFFFF) &<< (4 &* by0))
-                slots[n] = slot
-                masks[n] = columns &* rows & liveBlocks
-                n &+= 1
+            while n < chunkEnd &- chunk {
+                let k = chunk &+ n, count = min(16, chunkEnd &- k)
+                var j = k
+                while j < min(end &- ahead, k &+ count) { prefetch(c.records + Int(c.pairs[j &+ ahead] &>> 32)); j &+= 1 }
+                chunkData.subBin(c.pairs + k, count: count, at: n, tileX: x0, tileY: y0, live: liveBlocks, masks: masks)
+                n &+= count
             }
             let padded = (n &+ 15) & ~15
-            for i in n..<padded { masks[i] = 0 }
             // 2. Each live block takes its splats, in order, and blends them with its state in
             //    registers, two blocks at a time (two independent dependency chains). A pair
             //    steps together only while both lists last, so blocks are paired by list length:

@@ -100,15 +100,6 @@ static inline csimd_i32x16 csimd_mask_from_bits16(unsigned bits) {
 }
 /// 16 Float lanes (Swift: `SIMD16<Float>`).
 typedef float csimd_f32x16 __attribute__((vector_size(64)));
-/// Stores the lanes of `v` whose `mask` lane is set (all ones) to p[0…15]; the others keep their
-/// memory. With AVX-512 one masked `vmovups` (the mask straight from a comparison's k register).
-static inline void csimd_store_where16(float *p, csimd_i32x16 mask, csimd_f32x16 v) {
-#if CSIMD_HAS_AVX512
-    _mm512_mask_storeu_ps(p, _mm512_movepi32_mask((__m512i)mask), (__m512)v);
-#else
-    for (int i = 0; i < 16; i++) if (mask[i] < 0) p[i] = v[i];
-#endif
-}
 /// `v` unchanged, but opaque to the optimiser: it cannot specialise code on the lanes' values
 /// (e.g. rebuild a vector of four repeated columns from a 4-lane one with extra shuffles).
 static inline csimd_f32x16 csimd_opaque16(csimd_f32x16 v) {
@@ -152,6 +143,72 @@ static inline csimd_f32x16 csimd_exp2_16(csimd_f32x16 x, float floor, float c0, 
         r[i] = __builtin_ldexpf(p, (int)n);
     }
     return r;
+#endif
+}
+/// Sub-bins up to 16 of a tile's sorted pairs for the block blend kernel (`BlockChunk`). Pair i
+/// (i < count) holds a record slot in its high 32 bits; the record at records + slot·stride
+/// holds the splat's inclusive pixel rectangle at `rect`: x0, y0, x1, y1 as int16 in
+/// [0, 32767]. For the 16×16 tile at pixel (tx, ty), which every rectangle overlaps, with c0…c1
+/// and r0…r1 its columns and rows clamped to the tile (0…15), entry i gets:
+///   slots[i] = slot; cols[i] = bits c0…c1; rows[i] = nibbles r0…r1 (all four bits each);
+///   masks[i] = the blocks (bit 4·by + bx, 4×4 pixels each) it touches, and-ed with `live`.
+/// All 16 entries are written; entries from `count` on get mask 0 and values of no meaning.
+static inline void csimd_subbin16(const unsigned long long *pairs, int count, const char *records, int stride,
+                                  int rect, int tx, int ty, unsigned live, unsigned *slots, unsigned *masks,
+                                  unsigned *cols, unsigned long long *rows) {
+#if CSIMD_HAS_AVX512
+    __mmask16 valid = (__mmask16)(count >= 16 ? 0xFFFF : (1u << count) - 1);
+    __mmask8 lo = (__mmask8)valid, hi = (__mmask8)(valid >> 8);
+    __m512i pl = _mm512_maskz_loadu_epi64(lo, pairs), ph = _mm512_maskz_loadu_epi64(hi, pairs + 8);
+    __m512i stride64 = _mm512_set1_epi64(stride);
+    __m512i ol = _mm512_mullo_epi64(_mm512_srli_epi64(pl, 32), stride64);
+    __m512i oh = _mm512_mullo_epi64(_mm512_srli_epi64(ph, 32), stride64);
+    __m512i rl = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lo, ol, records + rect, 1);
+    __m512i rh = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), hi, oh, records + rect, 1);
+    __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
+    __m512i slot = _mm512_permutex2var_epi32(pl, odd, ph);
+    __m512i xy0 = _mm512_permutex2var_epi32(rl, even, rh), xy1 = _mm512_permutex2var_epi32(rl, odd, rh);
+    __m512i low16 = _mm512_set1_epi32(0xFFFF), zero = _mm512_setzero_si512(), fifteen = _mm512_set1_epi32(15);
+    __m512i vtx = _mm512_set1_epi32(tx), vty = _mm512_set1_epi32(ty);
+    __m512i c0 = _mm512_max_epi32(_mm512_sub_epi32(_mm512_and_si512(xy0, low16), vtx), zero);
+    __m512i r0 = _mm512_max_epi32(_mm512_sub_epi32(_mm512_srli_epi32(xy0, 16), vty), zero);
+    __m512i c1 = _mm512_min_epi32(_mm512_sub_epi32(_mm512_and_si512(xy1, low16), vtx), fifteen);
+    __m512i r1 = _mm512_min_epi32(_mm512_sub_epi32(_mm512_srli_epi32(xy1, 16), vty), fifteen);
+    __m512i colBits = _mm512_and_si512(_mm512_sllv_epi32(low16, c0), _mm512_srlv_epi32(low16, _mm512_sub_epi32(fifteen, c1)));
+    // Blocks bx0…bx1 × by0…by1: the columns' 4 bits times a 1 in each of the rows' nibbles.
+    __m512i columns = _mm512_sub_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(2), _mm512_srli_epi32(c1, 2)),
+                                       _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_srli_epi32(c0, 2)));
+    __m512i by0x4 = _mm512_slli_epi32(_mm512_srli_epi32(r0, 2), 2), by1x4 = _mm512_slli_epi32(_mm512_srli_epi32(r1, 2), 2);
+    __m512i rowNibbles = _mm512_and_si512(_mm512_srlv_epi32(_mm512_set1_epi32(0x1111), _mm512_sub_epi32(_mm512_set1_epi32(12), by1x4)),
+                                          _mm512_sllv_epi32(low16, by0x4));
+    __m512i mask = _mm512_maskz_and_epi32(valid, _mm512_mullo_epi32(columns, rowNibbles), _mm512_set1_epi32((int)live));
+    _mm512_storeu_si512(slots, slot);
+    _mm512_storeu_si512(masks, mask);
+    _mm512_storeu_si512(cols, colBits);
+    // Row nibbles r0…r1 as 64-bit masks, eight lanes at a time.
+    __m512i ones = _mm512_set1_epi64(-1), sixty = _mm512_set1_epi64(60);
+    for (int half = 0; half < 2; half++) {
+        __m256i a = half ? _mm512_extracti64x4_epi64(r0, 1) : _mm512_castsi512_si256(r0);
+        __m256i b = half ? _mm512_extracti64x4_epi64(r1, 1) : _mm512_castsi512_si256(r1);
+        __m512i a4 = _mm512_slli_epi64(_mm512_cvtepi32_epi64(a), 2), b4 = _mm512_slli_epi64(_mm512_cvtepi32_epi64(b), 2);
+        __m512i bits = _mm512_and_si512(_mm512_sllv_epi64(ones, a4), _mm512_srlv_epi64(ones, _mm512_sub_epi64(sixty, b4)));
+        _mm512_storeu_si512(rows + 8 * half, bits);
+    }
+#else
+    for (int i = 0; i < 16; i++) {
+        if (i >= count) { masks[i] = 0; slots[i] = 0; cols[i] = 0; rows[i] = 0; continue; }
+        unsigned slot = (unsigned)(pairs[i] >> 32);
+        const short *r = (const short *)(records + (long)slot * stride + rect);
+        int c0 = r[0] - tx, r0 = r[1] - ty, c1 = r[2] - tx, r1 = r[3] - ty;
+        c0 = c0 < 0 ? 0 : c0; r0 = r0 < 0 ? 0 : r0; c1 = c1 > 15 ? 15 : c1; r1 = r1 > 15 ? 15 : r1;
+        unsigned columns = (2u << (c1 >> 2)) - (1u << (c0 >> 2));
+        unsigned rowNibbles = (0x1111u >> (12 - 4 * (r1 >> 2))) & (0xFFFFu << (4 * (r0 >> 2)));
+        slots[i] = slot;
+        masks[i] = columns * rowNibbles & live;
+        cols[i] = (0xFFFFu << c0) & (0xFFFFu >> (15 - c1));
+        rows[i] = (~0ull << (4 * r0)) & (~0ull >> (60 - 4 * r1));
+    }
 #endif
 }
 /// Writes to `out`, in order, every `values[i]` (i < n) whose `masks[i]` has bit `bit` set, and
