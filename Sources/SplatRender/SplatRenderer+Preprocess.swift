@@ -46,6 +46,8 @@ struct PreprocessWork {
     var tileCounts: UnsafeMutablePointer<Int32>
     var owners: UnsafeMutablePointer<Int32>
     var tiles, tilesX: Int
+    /// Records go out with non-temporal stores (see `SplatTunables.streamRecordsAbove`).
+    var streamRecords: Bool
 
     /// Splats ahead whose fields are prefetched: a group reads 15 streams (14 field arrays and
     /// the SH coefficients), more than the hardware prefetchers follow on their own.
@@ -63,10 +65,12 @@ struct PreprocessWork {
             var out = start, g = start
             while g < end {
                 if g &+ Self.prefetchSplats < n { view.prefetch(g &+ Self.prefetchSplats) }
-                out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, rects, sources, out)
+                out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, rects, sources, out,
+                                                 streamRecords: streamRecords)
                 g &+= 8
             }
             visibleCounts[c] = out - start
+            if streamRecords { csimd_store_fence() }  // before binning and blending read them
             // The chunk's tiles, counted while its keys and rectangles are in cache.
             BinWork.countTiles(start..<out, keys: keys, rects: rects, keyLimit: .max, tilesX: tilesX, into: counts)
         }
@@ -100,7 +104,8 @@ extension SplatRenderer {
         runParallel(.preprocess(PreprocessWork(
             n: n, chunks: chunks, size: size, view: view, setup: setup, scratch: preprocessScratch.base,
             proj: proj, keys: keys, rects: rects, sources: sources, visibleCounts: visibleCounts,
-            tileCounts: counts, owners: owners, tiles: tiles, tilesX: tilesX)))
+            tileCounts: counts, owners: owners, tiles: tiles, tilesX: tilesX,
+            streamRecords: n * MemoryLayout<ProjectedSplat>.stride > SplatTunables.streamRecordsAbove)))
         var visible = 0
         for c in 0..<chunks { visible += visibleCounts[c] }
         return (chunks, visible)
@@ -113,7 +118,7 @@ extension SplatRenderer {
     static func projectGroup(_ g: Int, _ sp: PreparedView, _ s: FrameSetup, _ tmp: UnsafeMutablePointer<SIMD8<Float>>,
                              _ proj: UnsafeMutablePointer<ProjectedSplat>, _ keys: UnsafeMutablePointer<UInt32>,
                              _ rects: UnsafeMutablePointer<TileRect>, _ sources: UnsafeMutablePointer<UInt32>,
-                             _ outStart: Int) -> Int {
+                             _ outStart: Int, streamRecords: Bool) -> Int {
         typealias V = SIMD8<Float>
         let zero = V(repeating: 0)
         let px = sp.load(.x, g), py = sp.load(.y, g), pz = sp.load(.z, g)
@@ -220,7 +225,7 @@ extension SplatRenderer {
         // staging area from which the visible ones are copied.
         let fields = UnsafeRawPointer(tmp).assumingMemoryBound(to: Float.self)
         if all(keep) {
-            csimd_store_records(fields, proj + outStart)
+            if streamRecords { csimd_stream_records(fields, proj + outStart) } else { csimd_store_records(fields, proj + outStart) }
             csimd_store_tile_rects(fields + 80, Int32(shift), rects + outStart)
             UnsafeMutableRawPointer(keys + outStart).storeBytes(of: unsafeBitCast(tmp[9], to: SIMD8<UInt32>.self),
                                                                 as: SIMD8<UInt32>.self)
@@ -233,7 +238,7 @@ extension SplatRenderer {
         csimd_store_tile_rects(fields + 80, Int32(shift), stagedRects)
         var out = outStart
         for l in 0..<8 where keep[l] {
-            proj[out] = stagedRecords[l]
+            if streamRecords { csimd_stream_record(proj + out, stagedRecords + l) } else { proj[out] = stagedRecords[l] }
             keys[out] = tmp[9][l].bitPattern
             rects[out] = stagedRects[l]
             sources[out] = sp.sourceIndex[g &+ l]

@@ -14,11 +14,20 @@ static inline __m256i csimd_gather_u32(const unsigned int *base, __m256i idx) {
 static inline __m256i csimd_gather_pairs_u32(const unsigned int *base, __m128i idx) {
     return _mm256_i32gather_epi64((const long long *)base, idx, 4);
 }
+static inline void csimd_write_records(const float *f, void *out, int stream);
 /// Eight 48-byte splat records from field-major vectors: `f` holds 14 vectors of 8 floats —
 /// ten float fields, then the pixel rectangle x0, y0, x1, y1 as whole numbers in
 /// [0, 32767] — and record l (at out + 48·l) is the ten fields of lane l followed by its
 /// rectangle as four int16. An 8×8 and an 8×4 transpose (unpack, shuffle, lane swap).
 static inline void csimd_store_records(const float *f, void *out) {
+    csimd_write_records(f, out, 0);
+}
+/// `csimd_store_records` with non-temporal stores (`out` 16-byte aligned): the records go to
+/// memory without first reading their lines in; `csimd_store_fence` before others read them.
+static inline void csimd_stream_records(const float *f, void *out) {
+    csimd_write_records(f, out, 1);
+}
+static inline void csimd_write_records(const float *f, void *out, int stream) {
     __m256 t0 = _mm256_unpacklo_ps(_mm256_loadu_ps(f), _mm256_loadu_ps(f + 8));
     __m256 t1 = _mm256_unpackhi_ps(_mm256_loadu_ps(f), _mm256_loadu_ps(f + 8));
     __m256 t2 = _mm256_unpacklo_ps(_mm256_loadu_ps(f + 16), _mm256_loadu_ps(f + 24));
@@ -42,14 +51,36 @@ static inline void csimd_store_records(const float *f, void *out) {
     __m256 q0 = _mm256_shuffle_ps(u0, u2, 0x44), q1 = _mm256_shuffle_ps(u0, u2, 0xEE);
     __m256 q2 = _mm256_shuffle_ps(u1, u3, 0x44), q3 = _mm256_shuffle_ps(u1, u3, 0xEE);
     float *o = (float *)out;
-    _mm256_storeu_ps(o + 0, _mm256_permute2f128_ps(s0, s4, 0x20)); _mm_storeu_ps(o + 8, _mm256_castps256_ps128(q0));
-    _mm256_storeu_ps(o + 12, _mm256_permute2f128_ps(s1, s5, 0x20)); _mm_storeu_ps(o + 20, _mm256_castps256_ps128(q1));
-    _mm256_storeu_ps(o + 24, _mm256_permute2f128_ps(s2, s6, 0x20)); _mm_storeu_ps(o + 32, _mm256_castps256_ps128(q2));
-    _mm256_storeu_ps(o + 36, _mm256_permute2f128_ps(s3, s7, 0x20)); _mm_storeu_ps(o + 44, _mm256_castps256_ps128(q3));
-    _mm256_storeu_ps(o + 48, _mm256_permute2f128_ps(s0, s4, 0x31)); _mm_storeu_ps(o + 56, _mm256_extractf128_ps(q0, 1));
-    _mm256_storeu_ps(o + 60, _mm256_permute2f128_ps(s1, s5, 0x31)); _mm_storeu_ps(o + 68, _mm256_extractf128_ps(q1, 1));
-    _mm256_storeu_ps(o + 72, _mm256_permute2f128_ps(s2, s6, 0x31)); _mm_storeu_ps(o + 80, _mm256_extractf128_ps(q2, 1));
-    _mm256_storeu_ps(o + 84, _mm256_permute2f128_ps(s3, s7, 0x31)); _mm_storeu_ps(o + 92, _mm256_extractf128_ps(q3, 1));
+    // Records l at o + 12·l: 8 floats from the 8×8 transpose, then 4 from the 8×4 one.
+    __m256 wide[8] = {_mm256_permute2f128_ps(s0, s4, 0x20), _mm256_permute2f128_ps(s1, s5, 0x20),
+                      _mm256_permute2f128_ps(s2, s6, 0x20), _mm256_permute2f128_ps(s3, s7, 0x20),
+                      _mm256_permute2f128_ps(s0, s4, 0x31), _mm256_permute2f128_ps(s1, s5, 0x31),
+                      _mm256_permute2f128_ps(s2, s6, 0x31), _mm256_permute2f128_ps(s3, s7, 0x31)};
+    __m128 tail[8] = {_mm256_castps256_ps128(q0), _mm256_castps256_ps128(q1), _mm256_castps256_ps128(q2),
+                      _mm256_castps256_ps128(q3), _mm256_extractf128_ps(q0, 1), _mm256_extractf128_ps(q1, 1),
+                      _mm256_extractf128_ps(q2, 1), _mm256_extractf128_ps(q3, 1)};
+    for (int l = 0; l < 8; l++) {
+        float *r = o + 12 * l;
+        if (stream) {
+            _mm_stream_ps(r, _mm256_castps256_ps128(wide[l]));
+            _mm_stream_ps(r + 4, _mm256_extractf128_ps(wide[l], 1));
+            _mm_stream_ps(r + 8, tail[l]);
+        } else {
+            _mm256_storeu_ps(r, wide[l]);
+            _mm_storeu_ps(r + 8, tail[l]);
+        }
+    }
+}
+/// Orders earlier non-temporal stores before later stores (sfence): after them, before the
+/// stage's end is published to other threads.
+static inline void csimd_store_fence(void) { _mm_sfence(); }
+/// One 48-byte record copied with non-temporal stores (both 16-byte aligned).
+static inline void csimd_stream_record(void *dst, const void *src) {
+    const float *s = (const float *)src;
+    float *d = (float *)dst;
+    _mm_stream_ps(d, _mm_loadu_ps(s));
+    _mm_stream_ps(d + 4, _mm_loadu_ps(s + 4));
+    _mm_stream_ps(d + 8, _mm_loadu_ps(s + 8));
 }
 /// Eight tile rectangles (4 × uint16 each, at out + 8·l) from the pixel rectangle vectors
 /// x0, y0, x1, y1 at `f` (whole numbers in [0, 32767]), each shifted right by `shift`.
