@@ -50,6 +50,13 @@ struct BlendBlockState {
         st[tSlot].replacing(with: -st[tSlot], where: st[tSlot] .< 0)
     }
 
+    /// The depth to write for a block's stored state: D where T dropped below ½ (finished pixels
+    /// always did: they finish below 0.01), the initial depth (E) where it never did.
+    @inline(__always)
+    static func outputDepth(_ st: UnsafeMutablePointer<V>, visibleT: V) -> V {
+        st[depthSlot].replacing(with: st[testDepthSlot], where: .!(visibleT .< SplatTunables.depthOpacity))
+    }
+
     /// Writes the changing state (T, R, G, B, D) back to the block's memory.
     @_transparent
     func store() {
@@ -102,9 +109,10 @@ struct BlendBlockState {
         G = G.replacing(with: G.addingProduct(aT, V(repeating: s.g)), where: add)
         B = B.replacing(with: B.addingProduct(aT, V(repeating: s.b)), where: add)
         if writeDepth {
-            // Depth where accumulated opacity first exceeds ½: T drops below ½ here.
-            let half = SplatTunables.depthOpacity
-            D = D.replacing(with: depth, where: add .& (testT .< half) .& .!(tOld .< half))
+            // Depth where accumulated opacity first exceeds ½, i.e. of the splat that takes T
+            // below ½: the last one added while T ≥ ½ (one comparison fewer than testing both
+            // sides); `outputDepth` keeps the initial depth where T never drops below ½.
+            D = D.replacing(with: depth, where: add .& .!(tOld .< SplatTunables.depthOpacity))
         }
         // Finished pixels (in no pattern: no branch) keep what shows through, as −T.
         let finished = ok .& finishing

@@ -198,7 +198,7 @@ extension SplatRenderer {
                 | (BlendTileState.toByte(st[Slot.gSlot].addingProduct(T, st[Slot.backGSlot])) &<< 8)
                 | (BlendTileState.toByte(st[Slot.bSlot].addingProduct(T, st[Slot.backBSlot])) &<< 16)
                 | SIMD16<UInt32>(repeating: 0xFF00_0000)
-            let D = st[Slot.depthSlot]
+            let D = BlendBlockState.outputDepth(st, visibleT: T)
             if bx &+ 4 <= c.width && by &+ 4 <= c.height {
                 let p = by &* c.width &+ bx
                 @inline(__always) func put(_ row: Int, _ v: SIMD4<UInt32>, _ d: SIMD4<Float>) {
