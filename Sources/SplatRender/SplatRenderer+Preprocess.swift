@@ -44,6 +44,8 @@ struct PreprocessWork {
     var visibleCounts: UnsafeMutablePointer<Int>
     /// Tile counts, `tiles` per worker (binning's input), and which worker took each chunk.
     var tileCounts: UnsafeMutablePointer<Int32>
+    /// `BinWork.countTiles`' span counters, per worker.
+    var tileSpans: UnsafeMutablePointer<Int32>
     var owners: UnsafeMutablePointer<Int32>
     var tiles, tilesX: Int
     /// Records go out with non-temporal stores (see `SplatTunables.streamRecordsAbove`).
@@ -55,8 +57,10 @@ struct PreprocessWork {
 
     func run(_ w: Int, _ r: SplatRenderer) {
         let tmp = scratch + w * SplatRenderer.preprocessScratchVectors
-        let counts = tileCounts + w &* tiles
+        let counts = tileCounts + w &* tiles, spanCount = BinWork.spanCounters(tiles: tiles)
+        let spans = tileSpans + w &* spanCount
         counts.update(repeating: 0, count: tiles)
+        spans.update(repeating: 0, count: spanCount)
         while true {
             let c = r.nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
             if c >= chunks { break }
@@ -72,8 +76,10 @@ struct PreprocessWork {
             visibleCounts[c] = out - start
             if streamRecords { csimd_store_fence() }  // before binning and blending read them
             // The chunk's tiles, counted while its keys and rectangles are in cache.
-            BinWork.countTiles(start..<out, keys: keys, rects: rects, keyLimit: .max, tilesX: tilesX, into: counts)
+            BinWork.countTiles(start..<out, keys: keys, rects: rects, keyLimit: .max, tiles: tiles, tilesX: tilesX,
+                               into: counts, spans: spans)
         }
+        BinWork.addSpans(counts, spans: spans, tiles: tiles, tilesX: tilesX)
     }
 }
 
@@ -97,6 +103,7 @@ extension SplatRenderer {
         let owners = chunkOwner.reserve(max(1, chunks))
         let tiles = tilesX * tilesY
         let counts = tileCounts.reserve(pool.count * tiles)
+        let spans = tileSpanCounts.reserve(pool.count * BinWork.spanCounters(tiles: tiles))
         let view = PreparedView(fields: splats.fields, stride: splats.fieldStride, rest: splats.rest,
                                 sourceIndex: splats.sourceIndex,
                                 k3: splats.restCount * 3, degree: splats.shDegree)
@@ -104,7 +111,7 @@ extension SplatRenderer {
         runParallel(.preprocess(PreprocessWork(
             n: n, chunks: chunks, size: size, view: view, setup: setup, scratch: preprocessScratch.base,
             proj: proj, keys: keys, rects: rects, sources: sources, visibleCounts: visibleCounts,
-            tileCounts: counts, owners: owners, tiles: tiles, tilesX: tilesX,
+            tileCounts: counts, tileSpans: spans, owners: owners, tiles: tiles, tilesX: tilesX,
             streamRecords: n * MemoryLayout<ProjectedSplat>.stride > SplatTunables.streamRecordsAbove)))
         var visible = 0
         for c in 0..<chunks { visible += visibleCounts[c] }

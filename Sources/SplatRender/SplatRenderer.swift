@@ -54,6 +54,8 @@ public final class SplatRenderer: @unchecked Sendable {
     let histogram = ScratchBuffer<Int32>()
     let budgetHistogram = ScratchBuffer<Int>()
     let tileCounts = ScratchBuffer<Int32>()
+    /// Per worker, the right/below/below-right counters of tile counting (`BinWork.countTiles`).
+    let tileSpanCounts = ScratchBuffer<Int32>()
     let tileStart = ScratchBuffer<Int32>()
     let pairsA = ScratchBuffer<TilePair>(), pairsB = ScratchBuffer<TilePair>()
     let chunkVisible = ScratchBuffer<Int>()
