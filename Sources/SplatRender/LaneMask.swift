@@ -83,6 +83,12 @@ typealias LaneBits = SIMD8<Int32>
     #endif
 }
 
+/// The 8-lane mask's lanes as bits (lane 0 in bit 0): a `vmovmskps` (`any` and `all` on a
+/// `SIMDMask` reduce lane by lane through general registers: ~20 instructions).
+@inline(__always) func maskBits(_ m: SIMDMask<SIMD8<Int32>>) -> Int32 {
+    signBits(unsafeBitCast(m, to: Lanes.self))
+}
+
 /// A 16-lane mask (`SIMDMask` of Int32 lanes: a k register with AVX-512), as the block kernel uses.
 typealias WideMask = SIMDMask<SIMD16<Int32>>
 

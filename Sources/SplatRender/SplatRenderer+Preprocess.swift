@@ -137,7 +137,7 @@ extension SplatRenderer {
         let tz = px * s.v20 + py * s.v21 + pz * s.v22 + s.v23
         let d = -tz
         keep = keep .& (d .> s.near)
-        guard any(keep) else { return outStart }
+        guard maskBits(keep) != 0 else { return outStart }
         let invD = 1 / d  // one division; the contract's u/d etc. become products (≤ 1 ulp apart)
         let ud = tx * invD, vd = -ty * invD
         // 2. Projected mean.
@@ -185,7 +185,7 @@ extension SplatRenderer {
         let y0 = (my - hy - 0.5).rounded(.up), y1 = (my + hy - 0.5).rounded(.down)
         let wMax = V(repeating: Float(s.width - 1)), hMax = V(repeating: Float(s.height - 1))
         keep = keep .& (x1 .>= zero) .& (y1 .>= zero) .& (x0 .<= wMax) .& (y0 .<= hMax) .& (x0 .<= x1) .& (y0 .<= y1)
-        guard any(keep) else { return outStart }
+        guard maskBits(keep) != 0 else { return outStart }
         // 6. Colour: base (C0·dc + 0.5, folded in `prepare`) + higher bands, ≥ 0.
         var cr = sp.load(.red, g), cg = sp.load(.green, g), cb = sp.load(.blue, g)
         if sp.k3 > 0 {
@@ -231,7 +231,7 @@ extension SplatRenderer {
         // when the whole group is visible (usual: slots are in spatial order), else to a
         // staging area from which the visible ones are copied.
         let fields = UnsafeRawPointer(tmp).assumingMemoryBound(to: Float.self)
-        if all(keep) {
+        if maskBits(keep) == 0xFF {
             if streamRecords { csimd_stream_records(fields, proj + outStart) } else { csimd_store_records(fields, proj + outStart) }
             csimd_store_tile_rects(fields + 80, Int32(shift), rects + outStart)
             UnsafeMutableRawPointer(keys + outStart).storeBytes(of: unsafeBitCast(tmp[9], to: SIMD8<UInt32>.self),
