@@ -46,6 +46,25 @@ struct BlendContext {
     var background: Vec3
 }
 
+extension BlendContext {
+    /// Pairs and records asked for ahead of a tile (a tile's first pairs: later ones are
+    /// prefetched by the kernels as they go).
+    static let tilePrefetchPairs = 64
+
+    /// Asks for the lines of tile `t`'s first `tilePrefetchPairs` pairs.
+    @inline(__always) func prefetchPairs(_ t: Int) {
+        let b = Int(start[t]), n = min(Int(start[t &+ 1]) &- b, Self.tilePrefetchPairs)
+        var i = 0
+        while i < n { csimd_prefetch(pairs + (b &+ i)); i &+= 8 }
+    }
+
+    /// Asks for the records named by tile `t`'s first `tilePrefetchPairs` pairs.
+    @inline(__always) func prefetchRecords(_ t: Int) {
+        let b = Int(start[t]), e = min(Int(start[t &+ 1]), b &+ Self.tilePrefetchPairs)
+        for p in b..<max(b, e) { SplatRenderer.prefetch(records + Int(pairs[p] &>> 32)) }
+    }
+}
+
 /// Stage 4's inputs; `run` blends tiles claimed from `nextTile` until none are left.
 struct BlendWork {
     var tiles: Int
@@ -58,19 +77,37 @@ struct BlendWork {
     func run(_ w: Int, _ r: SplatRenderer) {
         let st = state + w * SplatRenderer.blendScratchBytes
         while true {
-            let t = r.nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
-            if t >= tiles { break }
-            // Eight specialisations (the flags are constants in each).
-            switch (kernel, depthTest, writeDepth) {
-            case (.lanes8, false, true): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
-            case (.lanes8, false, false): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
-            case (.lanes8, true, true): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
-            case (.lanes8, true, false): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
-            case (.blocks, false, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: true)
-            case (.blocks, false, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: false)
-            case (.blocks, true, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: true)
-            case (.blocks, true, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: false)
+            // A few tiles at a time, so that the next tiles' first pairs and records (long out
+            // of cache) are asked for while this one blends: pairs two tiles ahead, then the
+            // records they name one tile ahead.
+            let first = r.nextTile.wrappingAdd(Self.tilesPerClaim, ordering: .relaxed).oldValue
+            if first >= tiles { break }
+            let last = min(tiles, first &+ Self.tilesPerClaim)
+            if first &+ 1 < last { ctx.prefetchPairs(first &+ 1) }
+            for t in first..<last {
+                if t &+ 2 < last { ctx.prefetchPairs(t &+ 2) }
+                if t &+ 1 < last { ctx.prefetchRecords(t &+ 1) }
+                blend(t, st)
             }
+        }
+    }
+
+    /// Tiles a worker claims at once.
+    static let tilesPerClaim = 8
+
+    /// Blends tile `t` with worker scratch `st`.
+    @inline(__always)
+    func blend(_ t: Int, _ st: UnsafeMutableRawPointer) {
+        // Eight specialisations (the flags are constants in each).
+        switch (kernel, depthTest, writeDepth) {
+        case (.lanes8, false, true): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
+        case (.lanes8, false, false): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
+        case (.lanes8, true, true): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
+        case (.lanes8, true, false): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
+        case (.blocks, false, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: true)
+        case (.blocks, false, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: false)
+        case (.blocks, true, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: true)
+        case (.blocks, true, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: false)
         }
     }
 }

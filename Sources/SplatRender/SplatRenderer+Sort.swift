@@ -13,6 +13,8 @@
 // Workers claim tiles from an atomic counter; a tile's result does not depend on which
 // worker sorted it.
 
+import CSIMD
+
 /// Stage 3's inputs: tiles' pair ranges in `pairs`, with `scratch` the same size.
 struct TileSortWork {
     var tiles: Int
@@ -31,16 +33,38 @@ struct TileSortWork {
     func run(_ w: Int, _ r: SplatRenderer) {
         let hist = histograms + w * Self.buckets
         while true {
-            let t = r.nextTile.wrappingAdd(1, ordering: .relaxed).oldValue
-            if t >= tiles { break }
-            let begin = Int(start[t]), n = Int(start[t &+ 1]) &- begin
-            if n <= Self.insertionLimit {
-                Self.insertionSort(pairs + begin, n)
-            } else {
-                Self.truncatedRadixSort(pairs + begin, scratch + begin, n, hist)
+            // Tiles are claimed a few at a time, so that the next one's pairs (written by
+            // binning, long out of cache) can be asked for while this one is sorted.
+            let first = r.nextTile.wrappingAdd(Self.tilesPerClaim, ordering: .relaxed).oldValue
+            if first >= tiles { break }
+            for t in first..<min(tiles, first &+ Self.tilesPerClaim) {
+                if t &+ 1 < min(tiles, first &+ Self.tilesPerClaim) { prefetchPairs(t &+ 1) }
+                sortTile(t, hist)
             }
-            orderTies(pairs + begin, n)
         }
+    }
+
+    /// Tiles a worker claims at once.
+    static let tilesPerClaim = 16
+
+    /// Asks for tile `t`'s pairs.
+    @inline(__always)
+    func prefetchPairs(_ t: Int) {
+        let b = UnsafeRawPointer(pairs + Int(start[t])), bytes = (Int(start[t &+ 1]) &- Int(start[t])) &* 8
+        var o = 0
+        while o < bytes { csimd_prefetch(b + o); o &+= 64 }
+    }
+
+    /// Sorts tile `t`'s pairs with worker counters `hist`.
+    @inline(__always)
+    func sortTile(_ t: Int, _ hist: UnsafeMutablePointer<Int32>) {
+        let begin = Int(start[t]), n = Int(start[t &+ 1]) &- begin
+        if n <= Self.insertionLimit {
+            Self.insertionSort(pairs + begin, n)
+        } else {
+            Self.truncatedRadixSort(pairs + begin, scratch + begin, n, hist)
+        }
+        orderTies(pairs + begin, n)
     }
 
     /// Puts every run of equal depth keys in source-index order (insertion sort; runs are
