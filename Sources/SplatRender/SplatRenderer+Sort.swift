@@ -47,12 +47,13 @@ struct TileSortWork {
     /// Tiles a worker claims at once.
     static let tilesPerClaim = 16
 
-    /// Asks for tile `t`'s pairs.
+    /// Asks for tile `t`'s pairs and the scratch its radix passes write.
     @inline(__always)
     func prefetchPairs(_ t: Int) {
         let b = UnsafeRawPointer(pairs + Int(start[t])), bytes = (Int(start[t &+ 1]) &- Int(start[t])) &* 8
+        let s = UnsafeRawPointer(scratch + Int(start[t]))
         var o = 0
-        while o < bytes { csimd_prefetch(b + o); o &+= 64 }
+        while o < bytes { csimd_prefetch(b + o); csimd_prefetch(s + o); o &+= 64 }
     }
 
     /// Sorts tile `t`'s pairs with worker counters `hist`.
