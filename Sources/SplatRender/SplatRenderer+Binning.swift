@@ -11,6 +11,8 @@
 // depth are then put in source-index order, so the sorted list, and the image, depend neither
 // on which worker took which chunk nor on the thread count.
 
+import CSIMD
+
 /// A pair in a tile list: depth key (IEEE bits of a positive Float) in the low 32 bits,
 /// the splat's slot in `projected` in the high 32.
 typealias TilePair = UInt64
@@ -116,6 +118,7 @@ struct BinWork {
                         c[tile] = Int32(truncatingIfNeeded: cursor); tile = t; cursor = Int(c[t])
                     }
                     pairs[cursor] = pair
+                    csimd_prefetch_write(pairs + (cursor &+ 8))  // the tile's next line
                     cursor &+= 1
                 } else {
                     c[tile] = Int32(truncatingIfNeeded: cursor)  // the loops may write this tile too
@@ -124,6 +127,7 @@ struct BinWork {
                         for tx in Int(r.x0)...Int(r.x1) {
                             let p = Int(row[tx]); row[tx] = Int32(truncatingIfNeeded: p &+ 1)
                             pairs[p] = pair
+                            csimd_prefetch_write(pairs + (p &+ 8))
                         }
                     }
                     cursor = Int(c[tile])

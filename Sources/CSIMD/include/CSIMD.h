@@ -264,4 +264,6 @@ static inline int csimd_select_bit(const unsigned *masks, const unsigned *values
 }
 /// Asks the cache for the line holding `p` ahead of a read (prefetcht0 on x86; any CPU).
 static inline void csimd_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+/// Asks for the line holding `p` ahead of a write (prefetchw where the CPU has it).
+static inline void csimd_prefetch_write(const void *p) { __builtin_prefetch(p, 1, 3); }
 #endif
