@@ -94,7 +94,7 @@ struct BlendTileState {
         typealias V = SIMD8<Float>
         let T = self.T.assumingMemoryBound(to: V.self), R = self.R.assumingMemoryBound(to: V.self)
         let G = self.G.assumingMemoryBound(to: V.self), B = self.B.assumingMemoryBound(to: V.self)
-        let D = self.D.assumingMemoryBound(to: V.self)
+        let D = self.D.assumingMemoryBound(to: V.self), E = self.E.assumingMemoryBound(to: V.self)
         let BR = self.BR.assumingMemoryBound(to: V.self), BG = self.BG.assumingMemoryBound(to: V.self)
         let BB = self.BB.assumingMemoryBound(to: V.self)
         for row in 0..<hValid {
@@ -109,13 +109,15 @@ struct BlendTileState {
                     | SIMD8<UInt32>(repeating: 0xFF00_0000)
                 let p = (y0 &+ row) &* c.width &+ col
                 let count = min(8, c.width &- col)
+                // Where T never dropped below ½ no splat set the depth: the initial one (E).
+                let depth = D[idx].replacing(with: E[idx], where: .!(tv .< SplatTunables.depthOpacity))
                 if count == 8 {
                     UnsafeMutableRawPointer(c.color + p).storeBytes(of: packed, as: SIMD8<UInt32>.self)
-                    if writeDepth { UnsafeMutableRawPointer(c.depth + p).storeBytes(of: D[idx], as: SIMD8<Float>.self) }
+                    if writeDepth { UnsafeMutableRawPointer(c.depth + p).storeBytes(of: depth, as: SIMD8<Float>.self) }
                 } else {
                     for l in 0..<count {
                         c.color[p &+ l] = packed[l]
-                        if writeDepth { c.depth[p &+ l] = D[idx][l] }
+                        if writeDepth { c.depth[p &+ l] = depth[l] }
                     }
                 }
             }

@@ -194,10 +194,12 @@ extension SplatRenderer {
             }
             store(r, R, oLo, oHi, paired: paired); store(g, G, oLo, oHi, paired: paired)
             store(b, B, oLo, oHi, paired: paired)
-            // Depth where accumulated opacity first exceeds ½: T drops below ½ here.
+            // Depth where accumulated opacity first exceeds ½: of the splat that takes T below
+            // ½, the last one added while T ≥ ½ (T only falls; `finish` keeps the initial depth
+            // where T never drops below ½) — the block kernel's rule, one comparison.
             if writeDepth {
-                let crossed = butNot(both(add, less(testT, half)), less(tOld, half))
-                store(selectSign(crossed, depth, else: load(D, oLo, oHi, paired: paired)), D, oLo, oHi, paired: paired)
+                let aboveHalf = butNot(add, less(tOld, half))
+                store(selectSign(aboveHalf, depth, else: load(D, oLo, oHi, paired: paired)), D, oLo, oHi, paired: paired)
             }
             store(tNew, T, oLo, oHi, paired: paired)
         }
