@@ -29,7 +29,8 @@ struct BlockChunk {
         }
     }
 
-    /// `subBin` for one pair (slot `slot`), plainly: its block mask, column bits and row nibbles.
+    /// `subBin` for one pair whose record is `r`, plainly: its block mask (and-ed with `live`),
+    /// column bits and row nibbles.
     static func subBinReference(_ r: ProjectedSplat, tileX: Int, tileY: Int, live: UInt32)
         -> (mask: UInt32, cols: UInt32, rows: UInt64) {
         // The rectangle clamped to the tile (which it overlaps), in tile pixels.

@@ -74,12 +74,12 @@ struct PreprocessWork {
                 g &+= 8
             }
             visibleCounts[c] = out - start
-            if streamRecords { csimd_store_fence() }  // before binning and blending read them
             // The chunk's tiles, counted while its keys and rectangles are in cache.
             BinWork.countTiles(start..<out, keys: keys, rects: rects, keyLimit: .max, tiles: tiles, tilesX: tilesX,
                                into: counts, spans: spans)
         }
         BinWork.addSpans(counts, spans: spans, tiles: tiles, tilesX: tilesX)
+        if streamRecords { csimd_store_fence() }  // streamed records, before the stage ends
     }
 }
 

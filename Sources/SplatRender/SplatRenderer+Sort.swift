@@ -37,8 +37,9 @@ struct TileSortWork {
             // binning, long out of cache) can be asked for while this one is sorted.
             let first = r.nextTile.wrappingAdd(Self.tilesPerClaim, ordering: .relaxed).oldValue
             if first >= tiles { break }
-            for t in first..<min(tiles, first &+ Self.tilesPerClaim) {
-                if t &+ 1 < min(tiles, first &+ Self.tilesPerClaim) { prefetchPairs(t &+ 1) }
+            let last = min(tiles, first &+ Self.tilesPerClaim)
+            for t in first..<last {
+                if t &+ 1 < last { prefetchPairs(t &+ 1) }
                 sortTile(t, hist)
             }
         }

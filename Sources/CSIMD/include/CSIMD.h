@@ -14,19 +14,11 @@ static inline __m256i csimd_gather_u32(const unsigned int *base, __m256i idx) {
 static inline __m256i csimd_gather_pairs_u32(const unsigned int *base, __m128i idx) {
     return _mm256_i32gather_epi64((const long long *)base, idx, 4);
 }
-static inline void csimd_write_records(const float *f, void *out, int stream);
 /// Eight 48-byte splat records from field-major vectors: `f` holds 14 vectors of 8 floats —
 /// ten float fields, then the pixel rectangle x0, y0, x1, y1 as whole numbers in
 /// [0, 32767] — and record l (at out + 48·l) is the ten fields of lane l followed by its
-/// rectangle as four int16. An 8×8 and an 8×4 transpose (unpack, shuffle, lane swap).
-static inline void csimd_store_records(const float *f, void *out) {
-    csimd_write_records(f, out, 0);
-}
-/// `csimd_store_records` with non-temporal stores (`out` 16-byte aligned): the records go to
-/// memory without first reading their lines in; `csimd_store_fence` before others read them.
-static inline void csimd_stream_records(const float *f, void *out) {
-    csimd_write_records(f, out, 1);
-}
+/// rectangle as four int16. An 8×8 and an 8×4 transpose (unpack, shuffle, lane swap); with
+/// `stream`, non-temporal stores (see `csimd_stream_records`).
 static inline void csimd_write_records(const float *f, void *out, int stream) {
     __m256 t0 = _mm256_unpacklo_ps(_mm256_loadu_ps(f), _mm256_loadu_ps(f + 8));
     __m256 t1 = _mm256_unpackhi_ps(_mm256_loadu_ps(f), _mm256_loadu_ps(f + 8));
@@ -71,9 +63,11 @@ static inline void csimd_write_records(const float *f, void *out, int stream) {
         }
     }
 }
-/// Orders earlier non-temporal stores before later stores (sfence): after them, before the
-/// stage's end is published to other threads.
-static inline void csimd_store_fence(void) { _mm_sfence(); }
+/// `csimd_write_records` with ordinary stores.
+static inline void csimd_store_records(const float *f, void *out) { csimd_write_records(f, out, 0); }
+/// `csimd_write_records` with non-temporal stores (`out` 16-byte aligned): the records go to
+/// memory without first reading their lines in; `csimd_store_fence` before others read them.
+static inline void csimd_stream_records(const float *f, void *out) { csimd_write_records(f, out, 1); }
 /// One 48-byte record copied with non-temporal stores (both 16-byte aligned).
 static inline void csimd_stream_record(void *dst, const void *src) {
     const float *s = (const float *)src;
@@ -242,25 +236,36 @@ static inline void csimd_subbin16(const unsigned long long *pairs, int count, co
     }
 #endif
 }
-/// Writes to `out`, in order, every `values[i]` (i < n) whose `masks[i]` has bit `bit` set, and
-/// returns how many. `n` is a multiple of 16; `out` has room for n + 16 (whole vectors are
-/// stored). With AVX-512 a test and a compress per 16 entries; elsewhere branch-free scalar.
-static inline int csimd_select_bit(const unsigned *masks, const unsigned *values, int n, int bit, unsigned *out) {
+/// Writes to `out`, in order, every index i < n whose `masks[i]` has bit `bit` set, and returns
+/// how many. `n` is a multiple of 16; `out` has room for n + 16 (whole vectors are stored).
+/// With AVX-512 a test and a compress per 16 entries; elsewhere branch-free scalar.
+static inline int csimd_select_bit(const unsigned *masks, int n, int bit, unsigned *out) {
     int count = 0;
 #if CSIMD_HAS_AVX512
     __m512i b = _mm512_set1_epi32((int)(1u << bit));
+    __m512i index = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     for (int i = 0; i < n; i += 16) {
         __mmask16 k = _mm512_test_epi32_mask(_mm512_loadu_si512(masks + i), b);
-        _mm512_storeu_si512(out + count, _mm512_maskz_compress_epi32(k, _mm512_loadu_si512(values + i)));
+        _mm512_storeu_si512(out + count, _mm512_maskz_compress_epi32(k, index));
         count += __builtin_popcount((unsigned)k);
+        index = _mm512_add_epi32(index, _mm512_set1_epi32(16));
     }
 #else
     for (int i = 0; i < n; i++) {
-        out[count] = values[i];
+        out[count] = (unsigned)i;
         count += (int)((masks[i] >> bit) & 1u);
     }
 #endif
     return count;
+}
+/// Orders earlier non-temporal stores before later stores (sfence on x86; a full fence
+/// elsewhere): after them, before the stage's end is published to other threads.
+static inline void csimd_store_fence(void) {
+#if defined(__x86_64__)
+    __builtin_ia32_sfence();
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 /// Asks the cache for the line holding `p` ahead of a read (prefetcht0 on x86; any CPU).
 static inline void csimd_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
