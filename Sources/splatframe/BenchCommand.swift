@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import ImageIO
 import RenderCore
+import SplatRender
 import Viewer
 
 /// `splatframe bench SCENE [--track LOG | --camera CAM.json] [--size WxH] [--threads T]
@@ -17,25 +18,32 @@ struct BenchCommand: ParsableCommand {
         Hermetic: no config file is read unless --config names one; the JSON records the settings used.
         """)
 
-    @Argument(help: "cube, sphere:N, generate:N (N-splat procedural scene), a scene JSON, mesh or splat file.")
-    var scene: String = "cube"
+    @Argument(help: "cube, sphere:N, generate:N (N-splat procedural scene), a scene JSON, mesh or splat file.", transform: SceneArgument.parse)
+    var scene: SceneSource = .room
     @Option(help: "Head-track log to replay (deterministic, sampled by frame).") var track: String?
-    @Option(help: "Camera JSON (the render command's contract): a fixed eye, scene in its own coordinates.") var camera: String?
-    @Option(help: "Image size WxH (default 1280x720, or the camera's).") var size: String?
-    @Option(help: "Measured frames per repeat.") var frames: Int = 100
-    @Option(help: "Frames rendered first and not measured.") var warmup: Int = 10
-    @Option(help: "Render threads (default: one per core).") var threads: Int?
-    @Option(name: .customLong("repeat"), help: "Run the whole measurement R times and report the spread.") var repeats: Int = 1
+    @OptionGroup var cameraOption: CameraOption
+    @OptionGroup var sizeOption: SizeOption
+    @Option(help: "Measured frames per repeat, 1…1000000.", transform: Checked.integer(in: 1...1_000_000, "frames")) var frames: Int = 100
+    @Option(help: "Frames rendered first and not measured, 0…1000000.", transform: Checked.integer(in: 0...1_000_000, "frames")) var warmup: Int = 10
+    @OptionGroup var threadsOption: ThreadsOption
+    @Option(name: .customLong("repeat"), help: "Run the whole measurement R times (1…1000) and report the spread.",
+            transform: Checked.integer(in: 1...1000, "repeats"))
+    var repeats: Int = 1
     @Option(help: "Write the machine-readable result (JSON) here.") var json: String?
     @Option(help: "A previous --json result: print the ratio against it, pair by pair.") var compare: String?
     @Option(name: .customLong("blend-kernel"),
-            help: "Splat blend kernel: lanes8 (AVX2) or blocks (AVX-512); same image (default: the one built for this CPU).")
-    var blendKernel: String?
-    @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2 | kernel=lanes8,blocks.") var sweep: String?
+            help: "Splat blend kernel: lanes8 (AVX2) or blocks (AVX-512); same image (default: the one built for this CPU).",
+            transform: BlendKernel.parse)
+    var blendKernel: BlendKernel?
+    @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2 | kernel=lanes8,blocks.",
+            transform: SweepArgument.parse)
+    var sweep: BenchmarkSweep?
     @Option(help: "With --sweep, also write the CSV here.") var csv: String?
     @Option(help: "Save the last measured frame as PNG (with --sweep: of the last point).") var out: String?
     @Flag(name: .customLong("two-sided"), help: "Two-sided lighting for meshes (glref --two-sided).") var twoSided = false
-    @Option(name: .customLong("path-rate"), help: "Eye path / track sampling rate in frames per second.") var pathRate: Double = 60
+    @Option(name: .customLong("path-rate"), help: "Eye path / track sampling rate in frames per second, more than 0 and at most 10000.",
+            transform: Checked.number(above: 0, upTo: 10_000, "Hz"))
+    var pathRate: Double = 60
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
@@ -47,61 +55,46 @@ struct BenchCommand: ParsableCommand {
     }
 
     func measure() throws {
-        guard frames >= 1, frames <= 1_000_000 else { throw ViewerError.badOption(name: "--frames", value: "\(frames)", reason: "must be 1…1000000") }
-        guard warmup >= 0, warmup <= 1_000_000 else { throw ViewerError.badOption(name: "--warmup", value: "\(warmup)", reason: "must be 0…1000000") }
-        guard repeats >= 1, repeats <= 1000 else { throw ViewerError.badOption(name: "--repeat", value: "\(repeats)", reason: "must be 1…1000") }
-        guard pathRate.isFinite, pathRate > 0, pathRate <= 10_000 else {
-            throw ViewerError.badOption(name: "--path-rate", value: "\(pathRate)", reason: "must be a rate in Hz, 0…10000")
+        guard track == nil || cameraOption.camera == nil else {
+            throw OptionError("--track/--camera", "", "give at most one of --track LOG and --camera CAM.json")
         }
-        guard track == nil || camera == nil else {
-            throw ViewerError.badOption(name: "--track/--camera", value: "", reason: "give at most one of --track LOG and --camera CAM.json")
-        }
-        let threads = try WindowOptions(threads: self.threads).validatedThreads()
+        if let csv, sweep == nil { throw OptionError("--csv", csv, "needs --sweep") }
         let config = try configOption.hermetic()
-        let setup = ViewingSetup.resolve(screenFlag: try screenOptions.flag(), movementScaleFlag: try replay.movementScaleFlag(),
-                                         config: config.file)
-        let sweepSpec = try sweep.map { try BenchmarkSweep(parsing: $0) }
-        if csv != nil && sweepSpec == nil {
-            throw ViewerError.badOption(name: "--csv", value: csv!, reason: "needs --sweep")
-        }
+        let replayOptions = replay.resolved
+        let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), movementScaleFlag: replayOptions.movementScale, config: config.file)
         let previous = try compare.map { try BenchmarkDocument.load($0) }
 
-        var base = BenchmarkConfiguration(scene: scene, threads: threads, frames: frames, warmup: warmup)
+        var base = BenchmarkConfiguration(scene: scene.description, threads: threadsOption.count, frames: frames, warmup: warmup)
         base.repeats = repeats
-        if let blendKernel { base.blendKernel = try OptionParsing.blendKernel(blendKernel, option: "--blend-kernel") }
+        if let blendKernel { base.blendKernel = blendKernel }
         base.setup = setup
         base.config = config.file
         base.configPath = config.path
         base.pathRate = pathRate
         base.twoSided = twoSided
-        base.trackOptions = try replay.resolved()
-        base.room = try room.cubeDescription(scene: scene)
-        base.lod = try lod.options()
-        if let camera {
+        base.trackOptions = replayOptions
+        base.room = try room.room(for: scene)
+        base.lod = lod.options
+        if let camera = cameraOption.camera {
             let cam = try CameraFile.load(camera)
-            if let size {
-                let s = try OptionParsing.size(size)
-                guard s.width == cam.width, s.height == cam.height else {
-                    throw ViewerError.badOption(name: "--size", value: size, reason: "differs from the camera file's \(cam.width)x\(cam.height)")
-                }
+            if let size = sizeOption.size, size.width != cam.width || size.height != cam.height {
+                throw OptionError("--size", "\(size)", "differs from the camera file's \(cam.width)x\(cam.height)")
             }
-            if sweepSpec?.parameter == "size" {
-                throw ViewerError.badOption(name: "--sweep", value: sweep!, reason: "a size sweep needs the off-axis eye, not --camera (its size is fixed)")
+            if let sweep, sweep.parameter == "size" {
+                throw OptionError("--sweep", "size=" + sweep.values.joined(separator: ","), "a size sweep needs the off-axis eye, not --camera (its size is fixed)")
             }
             base.eye = .camera(cam)
             base.width = cam.width; base.height = cam.height
         } else {
-            let s = try OptionParsing.size(size ?? "1280x720")
-            base.width = s.width; base.height = s.height
+            base.width = sizeOption.value.width; base.height = sizeOption.value.height
             if let track {
-                guard FileManager.default.isReadableFile(atPath: track) else {
-                    throw ViewerError.badOption(name: "--track", value: track, reason: "no such file")
-                }
+                guard FileManager.default.isReadableFile(atPath: track) else { throw OptionError("--track", track, "no such file") }
                 base.eye = .track(path: track)
             } else {
                 base.eye = .figureEight
             }
         }
+        let sweepSpec = sweep
 
         let configs = try sweepSpec.map { sp in try sp.values.map { try sp.apply($0, to: base) } } ?? [base]
         var results: [BenchmarkResult] = []
@@ -137,11 +130,20 @@ struct BenchCommand: ParsableCommand {
 
     private func write(_ data: Data, to path: String, option: String) throws {
         do { try data.write(to: URL(fileURLWithPath: path)) } catch {
-            throw ViewerError.badOption(name: option, value: path, reason: "cannot write (\((error as NSError).localizedDescription))")
+            throw OptionError(option, path, "cannot write (\((error as NSError).localizedDescription))")
         }
     }
 
     private func progress(_ s: String) {
         FileHandle.standardError.write(Data("\(s)\n".utf8))
+    }
+}
+
+/// `--sweep P=V,…`: `BenchmarkSweep`'s rule, its message after the option ArgumentParser names.
+enum SweepArgument {
+    static func parse(_ text: String) throws -> BenchmarkSweep {
+        do { return try BenchmarkSweep(parsing: text) } catch let ViewerError.badValue(_, value, reason) {
+            throw ArgumentRule(value == text ? reason : "'\(value)': \(reason)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 // CalibrateCommand — `splatframe calibrate`: the screen's physical size from a bank card.
 import ArgumentParser
+import HeadTracking
 import Foundation
 import Viewer
 
@@ -15,12 +16,12 @@ struct CalibrateCommand: ParsableCommand {
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var windowOptions: WindowOptions
-    @Option(help: .hidden) var frames: Int?
 
     func run() throws {
-        let head = try HeadOptions.parse(["--eye", "0,0,0.6"])
+        var head = HeadTrackingOptions()
+        head.eye = Vec3d(0, 0, 0.6)
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head,
-                               frames: frames, modelFile: nil, calibrationOnly: true) { screen, _ in
+                               modelFile: nil, calibrationOnly: true) { screen, _ in
             MeshScene(room: try SceneDescription().room(screen: screen))
         }
     }

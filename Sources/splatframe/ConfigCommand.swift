@@ -15,8 +15,8 @@ struct ConfigCommand: ParsableCommand {
 
     func run() throws {
         let (file, path) = try configOption.interactive()
-        let options = try head.resolved()
-        let setup = ViewingSetup.resolve(screenFlag: try screenOptions.flag(), movementScaleFlag: options.movementScale, config: file)
+        let options = head.resolved
+        let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), movementScaleFlag: options.movementScale, config: file)
         let tracking = try SettingsResolver.resolve(config: file, configPath: path, flags: options, geometry: setup.trackingGeometry)
         print("config file: \(path)" + (file == nil ? " (not found; using defaults)" : ""))
         let rows = setup.rows + tracking.rows

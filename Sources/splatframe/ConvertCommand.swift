@@ -14,17 +14,14 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz).")
     var output: String
 
-    @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 (gzip, read everywhere) or 4 (zstd streams).")
+    @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 (gzip, read everywhere) or 4 (zstd streams).",
+            transform: Checked.integer(in: 3...4, "versions"))
     var spzVersion: Int = 3
 
     @Flag(inversion: .prefixedNo, help: "SPZ: set the 'render antialiased' flag (default: copy the input's).")
     var antialiased: Bool?
 
     func run() throws {
-        guard spzVersion == 3 || spzVersion == 4 else {
-            FileHandle.standardError.write(Data("error: --spz-version must be 3 or 4\n".utf8))
-            throw ExitCode(2)
-        }
         let progress = TerminalProgress(label: "converting")
         do {
             var spz = SPZWriteOptions(version: spzVersion)

@@ -14,13 +14,12 @@ struct CubeCommand: ParsableCommand {
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var windowOptions: WindowOptions
     @OptionGroup var head: HeadOptions
-    @Option(help: .hidden) var frames: Int?
 
     func run() throws {
-        let description = try room.description()
+        let description = room.description
         // Pictures decoded and videos opened before the window opens, so a bad file is the one-line error.
         let walls = try description.openWalls(playback: .realtime)
-        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head, frames: frames,
+        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head.resolved,
                                modelFile: nil) { screen, _ in
             description.scene(screen: screen, walls: walls)
         }

@@ -10,13 +10,17 @@ struct ExportCommand: ParsableCommand {
         commandName: "export", abstract: "Render a head-track replay frame by frame to a PNG sequence or a video (ffmpeg).",
         discussion: "Frame i shows the log at i/fps seconds; two exports of the same log give identical frames. No config file is read unless --config names one. An --out ending in .mp4/.mkv/.mov/.webm/.gif/.avi is a video made by the ffmpeg command; anything else is a directory of frame_NNNNN.png.")
 
-    @Argument(help: "cube, sphere:N, generate:N, a scene JSON, mesh or splat file.") var scene: String = "cube"
+    @Argument(help: "cube (the default), sphere:N, generate:N, a scene JSON, mesh or splat file.", transform: SceneArgument.parse)
+    var scene: SceneSource = .room
     @Option(help: "Head-track log to replay.") var track: String
     @Option(help: "Output directory (PNG sequence) or video file (.mp4 etc., needs ffmpeg).") var out: String
-    @Option(help: "Frames per second of the output.") var fps: Double = 30
-    @Option(help: "Image size WxH.") var size: String = "1280x720"
-    @Option(help: "Render threads (default: one per core).") var threads: Int?
-    @Option(name: .customLong("max-frames"), help: "Stop after this many frames.") var maxFrames: Int?
+    @Option(help: "Frames per second of the output, more than 0 and at most 1000.", transform: Checked.number(above: 0, upTo: 1000, "fps"))
+    var fps: Double = 30
+    @OptionGroup var sizeOption: SizeOption
+    @OptionGroup var threadsOption: ThreadsOption
+    @Option(name: .customLong("max-frames"), help: "Stop after this many frames (1…10000000).",
+            transform: Checked.integer(in: 1...10_000_000, "frames"))
+    var maxFrames: Int?
     @Flag(help: "No progress bar.") var quiet = false
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
@@ -30,25 +34,21 @@ struct ExportCommand: ParsableCommand {
     }
 
     func export() throws {
-        let s = try OptionParsing.size(size)
-        let threads = try WindowOptions(threads: self.threads).validatedThreads()
-        if let m = maxFrames, m < 1 { throw ViewerError.badOption(name: "--max-frames", value: "\(m)", reason: "must be ≥ 1") }
-        guard FileManager.default.isReadableFile(atPath: track) else {
-            throw ViewerError.badOption(name: "--track", value: track, reason: "no such file")
-        }
+        let s = sizeOption.value
+        let threads = threadsOption.count
+        guard FileManager.default.isReadableFile(atPath: track) else { throw OptionError("--track", track, "no such file") }
         let config = try configOption.hermetic()
-        let setup = ViewingSetup.resolve(screenFlag: try screenOptions.flag(), movementScaleFlag: try replay.movementScaleFlag(),
-                                         config: config.file)
+        let replayOptions = replay.resolved
+        let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), movementScaleFlag: replayOptions.movementScale, config: config.file)
         let isVideo = Self.videoExtensions.contains((out as NSString).pathExtension.lowercased())
         if isVideo, FFmpegSink.findExecutable() == nil {
-            throw ViewerError.badOption(name: "--out", value: out,
-                                        reason: "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg); give a directory for a PNG sequence instead")
+            throw OptionError("--out", out, "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg); give a directory for a PNG sequence instead")
         }
-        let sceneObject = try BenchmarkSceneFactory.make(scene, screen: setup.screen.value, ownCoordinates: false,
-                                                         room: try room.cubeDescription(scene: scene))
+        let sceneObject = try BenchmarkSceneFactory.make(scene.description, screen: setup.screen.value, ownCoordinates: false,
+                                                         room: try room.room(for: scene))
         let exporter = try ReplayExporter(scene: sceneObject, track: track, fps: fps, width: s.width, height: s.height,
                                           threads: threads, setup: setup,
-                                          options: try replay.resolved(), config: config.file, configPath: config.path,
+                                          options: replayOptions, config: config.file, configPath: config.path,
                                           frameLimit: maxFrames)
         let sink: ReplayFrameSink = isVideo ? try FFmpegSink(path: out, width: s.width, height: s.height, fps: fps)
                                             : try PNGSequenceSink(directory: out)

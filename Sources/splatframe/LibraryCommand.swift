@@ -20,7 +20,8 @@ struct LibraryCommand: ParsableCommand {
 
     @Argument(help: "Folders (or files) to show (default: the bundled Scenes/ and $XDG_DATA_HOME/splatframe).")
     var folders: [String] = []
-    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail size WxH in pixels.") var thumbnailSize = "256x144"
+    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail size WxH in pixels, 16x9…1024x1024.", transform: ThumbnailSize.parse)
+    var thumbnailSize = ThumbnailSize(width: 256, height: 144)
     @OptionGroup var model: ModelOptionGroup
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
@@ -29,19 +30,29 @@ struct LibraryCommand: ParsableCommand {
 
     func run() throws {
         for f in folders where !FileManager.default.fileExists(atPath: f) {
-            throw ViewerError.badOption(name: "library", value: f, reason: "no such file or folder")
+            throw OptionError("<folders>", f, "no such file or folder")
         }
-        let thumb = try OptionParsing.size(thumbnailSize, option: "--thumbnail-size")
-        guard thumb.width <= 1024, thumb.height <= 1024, thumb.width >= 16, thumb.height >= 9 else {
-            throw ViewerError.badOption(name: "--thumbnail-size", value: thumbnailSize, reason: "must be 16x9…1024x1024 pixels")
-        }
-        let options = try model.options()
-        let threads = try windowOptions.validatedThreads()
+        let thumb = (width: thumbnailSize.width, height: thumbnailSize.height)
+        let options = model.options()
+        let threads = windowOptions.threads.count
         let view = LibraryView.start(folders: folders.isEmpty ? nil : folders.map(LibraryScanner.absolute), thumbnail: thumb, threads: threads)
         // The grid is the window's home screen; a chosen scene opens in the same window.
-        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head,
-                               frames: nil, modelFile: nil, dropOptions: options, library: view) { _, _ in
+        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head.resolved,
+                               modelFile: nil, dropOptions: options, library: view) { _, _ in
             MeshScene(name: "library", items: [])
         }
+    }
+}
+
+/// `--thumbnail-size WxH`: 16x9…1024x1024 pixels.
+struct ThumbnailSize: ArgumentValue {
+    var width: Int
+    var height: Int
+
+    static func parse(_ text: String) throws -> ThumbnailSize {
+        guard let s = try? PixelSize.parse(text), (16...1024).contains(s.width), (9...1024).contains(s.height) else {
+            throw ArgumentRule("expected WIDTHxHEIGHT in pixels, 16x9…1024x1024")
+        }
+        return ThumbnailSize(width: s.width, height: s.height)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeadTracking
 import RenderCore
 import Viewer
 
@@ -8,43 +9,43 @@ struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "open", abstract: "Open a scene, mesh or splat file in a window.",
                                                     discussion: "Window controls:\n" + WindowControls.helpText)
 
-    @Argument(help: "Scene JSON, mesh (PLY/OBJ/STL), splat file (PLY/.splat/.spz/compressed PLY), generate:N or sphere:N.")
-    var file: String
+    @Argument(help: "Scene JSON, mesh (PLY/OBJ/STL), splat file (PLY/.splat/.spz/compressed PLY, SOG, streamed SOG), generate:N, sphere:N or cube.",
+              transform: SceneArgument.parse)
+    var scene: SceneSource
     @OptionGroup var model: ModelOptionGroup
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var windowOptions: WindowOptions
+    @OptionGroup var room: RoomOptions
     @OptionGroup var head: HeadOptions
-    @Option(help: .hidden) var frames: Int?
 
     /// Files larger than this load inside the window, with a progress bar.
     static let windowLoadBytes = 32 << 20
 
     func run() throws {
-        try Self.openWindow(file: file, options: try model.options(), screenOptions: screenOptions, configOption: configOption,
-                            windowOptions: windowOptions, head: head, frames: frames)
+        var options = model.options()
+        options.cubeRoom = try room.room(for: scene)
+        try Self.openWindow(scene, options: options, screenOptions: screenOptions, configOption: configOption,
+                            windowOptions: windowOptions, head: head.resolved)
     }
 
-    /// Opens `file` in the head-tracked window and runs it until the user quits (`open FILE`,
-    /// and the library's choice). `announce` prints "splatframe: opened FILE" once the scene is built.
-    static func openWindow(file: String, options: SceneLoader.ModelOptions, screenOptions: ScreenOptions, configOption: ConfigOption,
-                           windowOptions: WindowOptions, head: HeadOptions, frames: Int?, announce: Bool = false) throws {
-        let isFile = FileManager.default.fileExists(atPath: file) && !SceneLoader.isSceneDescription(file)
+    /// Opens `source` in the head-tracked window and runs it until the user quits (`open FILE`).
+    static func openWindow(_ source: SceneSource, options: SceneLoader.ModelOptions, screenOptions: ScreenOptions, configOption: ConfigOption,
+                           windowOptions: WindowOptions, head: HeadTrackingOptions) throws {
+        let file = source.description
         // Small files are read before the window opens, so their errors come first; large ones load
         // inside the window with a progress bar (and the terminal's progress line).
-        let large = isFile && ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0) > Self.windowLoadBytes
-        let early = large ? nil : try SceneLoader(path: file, options: options, progress: LoadProgress.reporter(for: file))
-        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head, frames: frames,
-                               modelFile: isFile ? file : nil, dropOptions: options) { screen, windowProgress in
+        let large = source.modelFile.map { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0) > Self.windowLoadBytes } ?? false
+        let early = large ? nil : try SceneLoader(source: source, options: options, progress: LoadProgress.reporter(for: file))
+        try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head,
+                               modelFile: source.modelFile, dropOptions: options) { screen, windowProgress in
             let terminal = LoadProgress.reporter(for: file)
-            let loader = try early ?? SceneLoader(path: file, options: options) { done, total in
+            let loader = try early ?? SceneLoader(source: source, options: options) { done, total in
                 terminal?(done, total)
                 windowProgress(done, total)
             }
             for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
-            let scene = try loader.scene(screen: screen)
-            if announce { FileHandle.standardError.write(Data("splatframe: opened \(file)\n".utf8)) }
-            return scene
+            return try loader.scene(screen: screen)
         }
     }
 }

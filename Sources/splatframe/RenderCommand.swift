@@ -10,13 +10,14 @@ struct RenderCommand: ParsableCommand {
         commandName: "render", abstract: "Render one frame headless (no display needed) to a PNG.",
         discussion: "With --camera the scene is drawn in its own coordinates, as the camera JSON's matrices say; with --eye it is placed behind the screen and seen through the off-axis frustum.")
 
-    @Argument(help: "Scene JSON, mesh or splat file (default: the cube room).") var scene: String?
-    @Option(help: "Eye position X,Y,Z in metres (screen space, Z > 0).") var eye: String?
-    @Option(help: "Camera JSON: {width, height, view[16], projection[16], background[3]}.") var camera: String?
-    @Option(help: "Image size WxH in pixels (default 1280x720, or the camera's).") var size: String?
+    @Argument(help: "cube (the default), sphere:N, generate:N, a scene JSON, mesh or splat file.", transform: SceneArgument.parse)
+    var scene: SceneSource = .room
+    @OptionGroup var eyeOption: EyeOption
+    @OptionGroup var cameraOption: CameraOption
+    @OptionGroup var sizeOption: SizeOption
     @Option(help: "Output PNG.") var out: String
     @Option(name: .customLong("depth-out"), help: "Also write camera-space depth (metres along −Z, +inf = empty) as PFM.") var depthOut: String?
-    @Option(help: "Render threads (default: one per core).") var threads: Int?
+    @OptionGroup var threadsOption: ThreadsOption
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var room: RoomOptions
@@ -24,44 +25,35 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var stereoOptions: StereoOptions
 
     func run() throws {
-        guard (eye == nil) != (camera == nil) else {
-            throw ViewerError.badOption(name: "--eye/--camera", value: "", reason: "give exactly one of --eye X,Y,Z or --camera CAM.json")
+        guard (eyeOption.eye == nil) != (cameraOption.camera == nil) else {
+            throw OptionError("--eye/--camera", "", "give exactly one of --eye X,Y,Z or --camera CAM.json")
         }
-        let threads = try WindowOptions(threads: self.threads).validatedThreads()
-        let setup = ViewingSetup.resolve(screenFlag: try screenOptions.flag(), config: try configOption.hermetic().file)
+        if stereoOptions.stereo != nil, let depthOut { throw OptionError("--depth-out", depthOut, "is for mono frames; drop --stereo") }
+        let threads = threadsOption.count
+        let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), config: try configOption.hermetic().file)
         let screen = setup.screen.value
         let source: EyeSource
-        var width = 1280, height = 720
-        if let camera {
+        var width: Int, height: Int
+        if let camera = cameraOption.camera {
             let cam = try CameraFile.load(camera)
-            if let size {
-                let s = try OptionParsing.size(size)
-                guard s.width == cam.width && s.height == cam.height else {
-                    throw ViewerError.badOption(name: "--size", value: size, reason: "differs from the camera file's \(cam.width)x\(cam.height)")
-                }
+            if let size = sizeOption.size, size.width != cam.width || size.height != cam.height {
+                throw OptionError("--size", "\(size)", "differs from the camera file's \(cam.width)x\(cam.height)")
             }
             source = FixedCameraSource(camera: cam)
             width = cam.width; height = cam.height
         } else {
-            let s = try OptionParsing.size(size ?? "1280x720")
-            source = FixedEyeSource(eye: try OptionParsing.eye(eye!))
-            width = s.width; height = s.height
+            source = FixedEyeSource(eye: eyeOption.eye!.value)
+            (width, height) = (sizeOption.value.width, sizeOption.value.height)
         }
-        let sceneObject: Scene
-        if let path = scene {
-            var options = try model.options()
-            options.videoPlayback = .frameExact
-            let loader = try SceneLoader(path: path, options: options, progress: LoadProgress.reporter(for: path))
-            for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
-            sceneObject = try camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
-        } else {
-            let description = try room.description()
-            sceneObject = description.scene(screen: screen, walls: try description.openWalls(playback: .frameExact))
-        }
+        var options = model.options()
+        options.videoPlayback = .frameExact
+        options.cubeRoom = try room.room(for: scene)
+        let loader = try SceneLoader(source: scene, options: options, progress: scene.path.flatMap(LoadProgress.reporter(for:)))
+        for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        let sceneObject = try cameraOption.camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
         let context = RenderContext(threads: threads)
         let record: FrameRecord, fb: Framebuffer
-        if let (mode, ipd) = try stereoOptions.resolved() {
-            if depthOut != nil { throw ViewerError.badOption(name: "--depth-out", value: depthOut!, reason: "is for mono frames; drop --stereo") }
+        if let (mode, ipd) = stereoOptions.resolved {
             // Full side by side writes each eye at the full --size: a double-width picture.
             if mode == .sideBySide(half: false) { width *= 2 }
             let stereo = StereoRenderer(mode: mode, ipd: ipd, scene: sceneObject, setup: setup, context: context, width: width, height: height)
@@ -77,12 +69,5 @@ struct RenderCommand: ParsableCommand {
         FileHandle.standardError.write(Data(String(format: "splatframe: rendered %@ (%d primitives) at %dx%d in %.1f ms -> %@\n",
                                                    sceneObject.name, sceneObject.primitiveCount, fb.width, fb.height,
                                                    record.stats.totalMs, out).utf8))
-    }
-}
-
-extension WindowOptions {
-    init(threads: Int?) {
-        self.init()
-        self.threads = threads
     }
 }

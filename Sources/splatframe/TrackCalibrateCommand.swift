@@ -14,24 +14,22 @@ struct TrackCalibrateCommand: ParsableCommand {
         abstract: "Calibrate the webcam tracker: sit centred at a measured distance; fits your IPD (or the camera's focal length) and saves it.",
         discussion: "Sit facing the screen, eyes level with the camera's axis as well as you can, at --distance metres from the camera (measure with a tape). The tracker watches for --seconds and writes ipdMM (or cameraFocalPx with --fit focal) to the config file.")
 
-    @Option(help: "Camera index or /dev/videoN (default 0).") var device: String?
-    @Option(help: "A video file instead of a camera (its first --seconds).") var video: String?
-    @Option(help: "Distance from the camera to your eyes in metres.") var distance: Double = 0.6
-    @Option(help: "Seconds to watch.") var seconds: Double = 3
-    @Option(help: "What to fit: ipd (keep the camera's field of view) or focal (keep your IPD).") var fit: String = "ipd"
+    @OptionGroup var input: WebcamInputOptions
+    @Option(help: "Distance from the camera to your eyes in metres, 0.2…3.", transform: Checked.number(in: 0.2...3, "m"))
+    var distance: Double = 0.6
+    @Option(help: "Seconds to watch, 0.5…60.", transform: Checked.number(in: 0.5...60, "s")) var seconds: Double = 3
+    @Option(help: "What to fit: ipd (keep the camera's field of view) or focal (keep your IPD).") var fit: WebcamCalibration.Fit = .ipd
     @Flag(name: .customLong("dry-run"), help: "Print the result without saving it.") var dryRun = false
-    @Option(help: "Folder with libmediapipe.so and the BlazeFace models.") var models: String?
     @OptionGroup var configOption: ConfigOption
 
     func run() throws {
-        guard let what = WebcamCalibration.Fit(rawValue: fit) else { throw CommandError("--fit must be ipd or focal") }
-        guard seconds > 0.5, seconds <= 60 else { throw CommandError("--seconds must be 0.5…60") }
-        guard device == nil || video == nil else { throw CommandError("give at most one of --device and --video") }
+        let what = fit
+        guard input.device == nil || input.video == nil else { throw OptionError("--device/--video", "", "give at most one of --device and --video") }
         let config = try configOption.interactive(creating: true)
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: HeadTrackingOptions(),
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
-        let capture = try WebcamCapture(video.map { .file($0) } ?? CaptureSource.device(parsing: device))
-        let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: models)) {
+        let capture = try WebcamCapture(input.capture)
+        let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }
         let model = WebcamSourceFactory.model(config: config.file, settings: settings)
@@ -57,3 +55,5 @@ struct TrackCalibrateCommand: ParsableCommand {
         print("saved \(r.key) to \(path)")
     }
 }
+
+extension WebcamCalibration.Fit: ExpressibleByArgument {}

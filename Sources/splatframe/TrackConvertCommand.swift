@@ -9,17 +9,16 @@ struct TrackConvertCommand: ParsableCommand {
 
     @Argument(help: "Input log (TUM, opentrack CSV, or splatframe CSV).") var input: String
     @Argument(help: "Output CSV.") var output: String
-    @Flag(help: "Move the median position to the nominal eye (0, 0, 0.6) m.") var recenter = false
-    @Option(help: "Remap/negate axes before recentring, e.g. x,-z,y.") var axes: String?
-    @Flag(help: "Skip bad lines (and count them) instead of failing.") var lenient = false
+    @OptionGroup var frame: LogFrameOptions
+    @OptionGroup var lenientOption: LenientOption
 
     func run() throws {
-        var log = try PoseLogReader(lenient: lenient).read(path: input)
-        if let a = axes { log = log.remapped(try AxisMapping(parsing: a)) }
-        if recenter { log = log.recentred() }
+        var log = try PoseLogReader(lenient: lenientOption.lenient).read(path: input)
+        if let a = frame.axes { log = log.remapped(a) }
+        if frame.recenter { log = log.recentred() }
         try PoseLogWriter.write(log, to: output, comment: [
             "converted by splatframe track convert from \(input) (\(log.format.rawValue))",
-            "axes \(axes ?? "x,y,z"), recentred \(recenter), skipped lines \(log.skippedLines)",
+            "axes \(frame.axes.map { "\($0)" } ?? "x,y,z"), recentred \(frame.recenter), skipped lines \(log.skippedLines)",
         ])
         print("wrote \(log.samples.count) samples (\(String(format: "%.1f", log.duration)) s) to \(output)"
               + (log.skippedLines > 0 ? "; skipped \(log.skippedLines) bad lines" : ""))

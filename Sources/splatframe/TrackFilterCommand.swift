@@ -9,25 +9,20 @@ struct TrackFilterCommand: ParsableCommand {
         abstract: "Filter a log offline and print jitter and lag, raw vs filtered.")
 
     @Argument(help: "Input log.") var log: String
-    @Option(help: "none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF].") var filter: String = FilterSpec.default.description
-    @Option(help: "Prediction horizon in milliseconds.") var predict: Double?
+    @OptionGroup var smoothing: SmoothingOptions
     @Option(help: "Output CSV (filtered track).") var out: String
-    @Flag(help: "Skip bad lines instead of failing.") var lenient = false
-    @Option(help: "Add seeded Gaussian noise of this σ (millimetres) to the raw track first (simulates a noisy tracker).")
+    @OptionGroup var lenientOption: LenientOption
+    @Option(help: "Add seeded Gaussian noise of this σ, 0…1000 millimetres, to the raw track first (simulates a noisy tracker).",
+            transform: Checked.number(in: 0...1000, "mm"))
     var noise: Double?
     @Option(help: "Seed for --noise.") var seed: UInt64 = 1
 
     func run() throws {
-        let spec = try FilterSpec(parsing: filter)
-        if let p = predict, !(p >= 0 && p <= 1000) {
-            throw HeadTrackingError.badSpec(what: "--predict", value: "\(p)", expected: "0…1000 ms")
-        }
-        let clean = try PoseLogReader(lenient: lenient).read(path: log)
+        let spec = smoothing.filter ?? FilterSpec.default
+        let predict = smoothing.predict
+        let clean = try PoseLogReader(lenient: lenientOption.lenient).read(path: log)
         var raw = clean
-        if let n = noise {
-            guard n >= 0, n.isFinite else { throw HeadTrackingError.badSpec(what: "--noise", value: "\(n)", expected: "millimetres ≥ 0") }
-            raw = raw.withNoise(sigma: n / 1000, seed: seed)
-        }
+        if let n = noise { raw = raw.withNoise(sigma: n / 1000, seed: seed) }
         let filtered = PositionFilter.apply(spec, predictHorizon: predict.map { $0 / 1000 }, to: raw)
         let r = TrackingAnalysis.report(raw: raw, filtered: filtered, reference: noise == nil ? nil : clean)
         func mm(_ v: Double?) -> String { v.map { String(format: "%.3f mm", $0 * 1000) } ?? "n/a (no still windows)" }

@@ -7,7 +7,8 @@ struct TrackInfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info", abstract: "Describe a head-track log.")
 
     @Argument(help: "Log file.") var log: String
-    @Flag(help: "Skip bad lines instead of failing.") var lenient = false
+    @OptionGroup var lenientOption: LenientOption
+    var lenient: Bool { lenientOption.lenient }
 
     func run() throws {
         let l = try PoseLogReader(lenient: lenient).read(path: log)

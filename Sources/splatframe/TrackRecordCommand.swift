@@ -11,36 +11,32 @@ struct TrackRecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record a head source headless at a fixed frame rate (raw and filtered pose per frame).")
 
-    @Option(help: "Head source: fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT].") var head: String
+    @OptionGroup var source: HeadSourceOption
     @Option(help: "Output CSV.") var out: String
-    @Option(help: "Seconds to record.") var duration: Double = 10
-    @Option(help: "Frames per second.") var rate: Double = 60
-    @Option(help: "none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF].") var filter: String?
-    @Option(help: "Prediction horizon in milliseconds.") var predict: Double?
-    @Flag(help: "Replay: loop.") var loop = false
-    @Option(help: "Replay: speed factor.") var speed: Double = 1
-    @Flag(help: "Replay: move the log's median position to the nominal eye (0, 0, 0.6) m.") var recenter = false
-    @Option(help: "Replay: remap/negate log axes, e.g. x,-z,y.") var axes: String?
-    @Flag(help: "Replay: skip bad log lines instead of failing.") var lenient = false
-    @Option(help: "Config file (default $XDG_CONFIG_HOME/splatframe/config.json).") var config: String?
+    @Option(help: "Seconds to record, more than 0 and at most 86400.", transform: Checked.number(above: 0, upTo: 86_400, "s"))
+    var duration: Double = 10
+    @Option(help: "Frames per second, more than 0 and at most 1000.", transform: Checked.number(above: 0, upTo: 1000, "Hz"))
+    var rate: Double = 60
+    @OptionGroup var smoothing: SmoothingOptions
+    @OptionGroup var playback: ReplayPlaybackOptions
+    @OptionGroup var frame: LogFrameOptions
+    @OptionGroup var lenientOption: LenientOption
+    @OptionGroup var configOption: ConfigOption
 
     func run() throws {
-        guard duration > 0, duration.isFinite, rate > 0, rate <= 1000 else {
-            throw CommandError("--duration must be > 0 and --rate in (0, 1000]")
-        }
+        guard let head = source.head else { throw OptionError("--head", "", "missing: give fixed:X,Y,Z, replay:LOG or udp[:HOST][:PORT]") }
         var options = HeadTrackingOptions()
-        options.head = try HeadSourceSpec(parsing: head)
-        options.filter = try filter.map(FilterSpec.init(parsing:))
-        if let p = predict, !(p >= 0 && p <= 1000) { throw CommandError("--predict must be 0…1000 ms") }
-        options.predictMs = predict
-        options.loop = loop
-        guard speed > 0, speed.isFinite else { throw CommandError("--speed must be > 0") }
-        options.speed = speed
-        options.recenter = recenter
-        options.axes = try axes.map(AxisMapping.init(parsing:))
-        options.lenient = lenient
-        if case .mouse = options.head { throw CommandError("--head mouse needs a window; use fixed:, replay: or udp") }
-        let (file, path) = try ConfigOption(config: config).interactive()
+        options.head = head
+        options.filter = smoothing.filter
+        options.predictMs = smoothing.predict
+        options.loop = playback.loop
+        options.speed = playback.speed
+        options.recenter = frame.recenter
+        options.axes = frame.axes
+        options.lenient = lenientOption.lenient
+        if case .mouse = head { throw OptionError("--head", "mouse", "needs a window; use fixed:, replay: or udp") }
+        if head.isCamera { throw OptionError("--head", "\(head)", "use `splatframe track webcam` to record a camera or video") }
+        let (file, path) = try configOption.interactive()
         let setup = ViewingSetup.resolve(config: file)
         let settings = try SettingsResolver.resolve(config: file, configPath: path, flags: options, geometry: setup.trackingGeometry)
         let source = try HeadSourceFactory.make(settings.head.value, settings: settings, options: options)

@@ -19,32 +19,26 @@ struct TrackWebcamCommand: ParsableCommand {
         latency, detection rates and distance jitter.
         """)
 
-    @Option(help: "Camera index or /dev/videoN.") var device: String?
-    @Option(help: "Video file (or still image) instead of a camera.") var video: String?
+    @OptionGroup var input: WebcamInputOptions
     @Option(help: "Output log (CSV).") var out: String?
-    @Option(help: "Frames to process (a file stops at its end unless this asks for more: it loops).") var frames: Int?
+    @Option(help: "Frames to process, 1…1000000000 (a file stops at its end unless this asks for more: it loops).",
+            transform: Checked.integer(in: 1...1_000_000_000, "frames"))
+    var frames: Int?
     @Flag(help: "Print timing and tracking statistics.") var stats = false
-    @Option(help: "Smoothing for the filtered columns: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF].") var filter: String?
-    @Option(help: "Face detector: mediapipe or haar (default: mediapipe, else haar).") var detector: String?
-    @Option(help: "Folder with libmediapipe.so and the BlazeFace models (default: the cache Scripts/fetch-webcam-models.sh fills).")
-    var models: String?
+    @OptionGroup var smoothing: SmoothingOptions
     @OptionGroup var configOption: ConfigOption
 
     func run() throws {
-        guard (device == nil) != (video == nil) else { throw CommandError("give exactly one of --device N and --video FILE") }
-        guard out != nil || stats else { throw CommandError("give --out LOG.csv, --stats, or both") }
-        if let f = frames, f < 1 { throw CommandError("--frames must be ≥ 1") }
-        let prefer = try detector.map { d -> DetectorBackend in
-            guard let b = DetectorBackend(rawValue: d) else { throw CommandError("--detector must be mediapipe or haar") }
-            return b
-        }
+        guard (input.device == nil) != (input.video == nil) else { throw OptionError("--device/--video", "", "give exactly one of --device N and --video FILE") }
+        guard out != nil || stats else { throw OptionError("--out/--stats", "", "give --out LOG.csv, --stats, or both") }
         let config = try configOption.interactive()
         var options = HeadTrackingOptions()
-        options.filter = try filter.map(FilterSpec.init(parsing:))
+        options.filter = smoothing.filter
+        options.predictMs = smoothing.predict
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: options,
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
-        let capture = try WebcamCapture(video.map { .file($0) } ?? CaptureSource.device(parsing: device))
-        let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: models), prefer: prefer) {
+        let capture = try WebcamCapture(input.capture)
+        let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }
         let pipeline = EyePipeline(detector: detector, model: WebcamSourceFactory.model(config: config.file, settings: settings))

@@ -8,17 +8,14 @@ import Viewer
 
 /// Opens the window, resolves the screen and head tracking, builds the scene, runs the loop.
 enum WindowLauncher {
-    static func run(windowOptions: WindowOptions, screenOptions: ScreenOptions, configOption: ConfigOption, head: HeadOptions,
-                    frames: Int?, modelFile: String?, dropOptions: SceneLoader.ModelOptions = SceneLoader.ModelOptions(),
+    static func run(windowOptions: WindowOptions, screenOptions: ScreenOptions, configOption: ConfigOption, head: HeadTrackingOptions,
+                    modelFile: String?, dropOptions: SceneLoader.ModelOptions = SceneLoader.ModelOptions(),
                     calibrationOnly: Bool = false, library: LibraryView? = nil,
                     makeScene: (ScreenGeometry, _ progress: @escaping (Int, Int) -> Void) throws -> Scene) throws {
-        let size = try OptionParsing.size(windowOptions.size)
-        let threads = try windowOptions.validatedThreads()
-        if let s = windowOptions.statsEvery, !(s > 0 && s.isFinite) {
-            throw ViewerError.badOption(name: "--stats-every", value: "\(s)", reason: "must be a number of seconds > 0")
-        }
-        let screenFlag = try screenOptions.flag()
-        let headOptions = try head.resolved()
+        let size = windowOptions.size.value
+        let threads = windowOptions.threads.count
+        let screenFlag = screenOptions.flag()
+        let headOptions = head
         let config = try configOption.interactive(creating: calibrationOnly)
         let window = try SDLWindow(title: "SplatFrame", width: size.width, height: size.height, fullscreen: windowOptions.fullscreen)
         let setup = ViewingSetup.resolve(screenFlag: screenFlag, movementScaleFlag: headOptions.movementScale,
@@ -36,13 +33,7 @@ enum WindowLauncher {
                                  statsEvery: windowOptions.statsEvery, notices: notices)
         loop.configPath = config.path
         loop.dropOptions = dropOptions
-        if let d = windowOptions.testDrop {
-            let parts = d.split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let frame = Int(parts[0]) else {
-                throw ViewerError.badOption(name: "--test-drop", value: d, reason: "expected FRAME:PATH")
-            }
-            loop.testDrop = (frame, parts[1])
-        }
+        if let d = windowOptions.testDrop { loop.testDrop = (d.frame, d.path) }
         if let library {
             loop.library = library
             loop.libraryIsHome = true
@@ -52,11 +43,11 @@ enum WindowLauncher {
             loop.calibrationOnly = true
             loop.startCardCalibration()
         }
-        if let (mode, ipd) = try windowOptions.stereoOptions.resolved() {
+        if let (mode, ipd) = windowOptions.stereo.resolved {
             loop.stereo = StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
                                          width: window.drawableSize.width, height: window.drawableSize.height)
         }
-        try loop.run(maxFrames: frames)
+        try loop.run(maxFrames: windowOptions.frames)
         if let e = session.recordError { throw e }
     }
 }

@@ -308,7 +308,7 @@ final class WindowSession {
             driver.scene = scene
             stereo?.left.scene = scene
             stereo?.right.scene = scene
-            modelFile = SceneLoader.isSceneDescription(loader.path) ? nil : loader.path
+            modelFile = SceneSource.isSceneDescription(loader.path) ? nil : loader.path
             window.setTitle("SplatFrame — \(scene.name)")
             flash("OPENED \(loader.path)".uppercased())
             FileHandle.standardError.write(Data("splatframe: opened \(loader.path)\n".utf8))

@@ -27,11 +27,11 @@ struct BenchStatisticsTests {
     }
 
     @Test func countsWithSuffixes() {
-        #expect(BenchmarkSceneFactory.parseCount("150000") == 150_000)
-        #expect(BenchmarkSceneFactory.parseCount("10k") == 10_000)
-        #expect(BenchmarkSceneFactory.parseCount("1M") == 1_000_000)
-        #expect(BenchmarkSceneFactory.parseCount("1.5k") == 1_500)
-        #expect(BenchmarkSceneFactory.parseCount("x") == nil)
+        #expect(CountText.parse("150000") == 150_000)
+        #expect(CountText.parse("10k") == 10_000)
+        #expect(CountText.parse("1M") == 1_000_000)
+        #expect(CountText.parse("1.5k") == 1_500)
+        #expect(CountText.parse("x") == nil)
     }
 
     @Test func sweeps() throws {

@@ -36,17 +36,4 @@ struct CameraFileTests {
             #expect(text.hasPrefix("cam.json: ") && !text.contains("\n"))
         }
     }
-
-    @Test func optionValues() throws {
-        #expect(try OptionParsing.eye("0.1,-0.2,0.6") == Vec3(0.1, -0.2, 0.6))
-        #expect(throws: ViewerError.self) { try OptionParsing.eye("0,0,0") }
-        #expect(throws: ViewerError.self) { try OptionParsing.eye("0,0") }
-        #expect(throws: ViewerError.self) { try OptionParsing.eye("nan,0,1") }
-        #expect(try OptionParsing.size("640x360") == (640, 360))
-        #expect(throws: ViewerError.self) { try OptionParsing.size("640x0") }
-        #expect(throws: ViewerError.self) { try OptionParsing.size("99999x10") }
-        #expect(throws: ViewerError.self) { try OptionParsing.size("big") }
-        #expect(try OptionParsing.screenMillimetres("600,340") == ScreenGeometry(width: 0.6, height: 0.34))
-        #expect(throws: ViewerError.self) { try OptionParsing.screenMillimetres("-5,3") }
-    }
 }

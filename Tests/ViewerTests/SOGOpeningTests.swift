@@ -12,14 +12,14 @@ struct SOGOpeningTests {
     @Test(arguments: ["splats/sog/monkey_0001.sog", "splats/sog/playcanvas-logo", "splats/sog/playcanvas-logo/meta.json"])
     func sogScenesOpenAsSplats(path: String) throws {
         let full = TestData.path(path)
-        #expect(!SceneLoader.isSceneDescription(full))
+        #expect(!SceneSource.isSceneDescription(full))
         let scene = try SceneLoader(path: full).scene(screen: .fallback)
         #expect(scene.primitiveKind == .splats && scene.primitiveCount > 30_000 && scene.placement != nil)
     }
 
     @Test func ourSceneFilesAreStillSceneDescriptions() {
-        #expect(SceneLoader.isSceneDescription("Scenes/cube.json"))
-        #expect(!SceneLoader.isSceneDescription("x/lod-meta.json") && !SceneLoader.isSceneDescription("x/META.json"))
+        #expect(SceneSource.isSceneDescription("Scenes/cube.json"))
+        #expect(!SceneSource.isSceneDescription("x/lod-meta.json") && !SceneLoader.isSceneDescription("x/META.json"))
     }
 }
 

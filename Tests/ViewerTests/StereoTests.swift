@@ -67,8 +67,8 @@ struct StereoTests {
         let f = try Self.stereo(.sideBySide(half: false), width: 320, height: 180)
         f.render(Self.pose, width: 320, height: 180)
         #expect(f.left.framebuffer.width == 160 && abs(f.left.framebuffer.height - 91) <= 1, "each eye keeps the screen's aspect")
-        #expect(try StereoMode(parsing: "hsbs") == .sideBySide(half: true))
-        #expect(throws: ViewerError.self) { try StereoMode(parsing: "interlaced") }
+        #expect(StereoMode(name: "hsbs") == .sideBySide(half: true))
+        #expect(StereoMode(name: "interlaced") == nil)
     }
 }
 

@@ -5,9 +5,6 @@ import RenderCore
 /// Opens a scene for `bench` and `export` with `SceneLoader` (cube, sphere:N, generate:N,
 /// scene JSON, mesh/splat/point files), applying the bench's lighting choice.
 public enum BenchmarkSceneFactory {
-    /// Largest `generate:N` (SceneLoader's limit).
-    public static let maxGeneratedSplats = 20_000_000
-
     /// The scene named `name`. `ownCoordinates` for `--camera` (no placement behind the
     /// screen). Meshes get glref's semantics in camera mode — one-sided lighting unless
     /// `twoSided` (glref `--two-sided`); with an off-axis eye they keep the loader's default
@@ -25,19 +22,5 @@ public enum BenchmarkSceneFactory {
         options.twoSidedBuiltIns = twoSided
         let loader = try SceneLoader(path: name, options: options)
         return try ownCoordinates ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
-    }
-
-    /// "150000", "150k", "1M" → count.
-    public static func parseCount(_ s: String) -> Int? {
-        let t = s.trimmingCharacters(in: .whitespaces).lowercased()
-        if let v = Int(t) { return v }
-        let mult: Double
-        switch t.last {
-        case "k": mult = 1e3
-        case "m": mult = 1e6
-        default: return nil
-        }
-        guard let v = Double(t.dropLast()), v.isFinite, v >= 0, v * mult < 1e12 else { return nil }
-        return Int((v * mult).rounded())
     }
 }

@@ -9,39 +9,46 @@ public struct BenchmarkSweep: Sendable, Equatable {
     /// The raw values, in order.
     public var values: [String]
 
-    /// Parses and validates the sweep (`option` names it in errors).
-    public init(parsing text: String, option: String = "--sweep") throws {
+    /// Parses and validates the sweep; errors are `ViewerError.badValue` naming the point.
+    public init(parsing text: String) throws {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, ["splats", "size", "threads", "kernel"].contains(parts[0]) else {
-            throw ViewerError.badOption(name: option, value: text,
-                                        reason: "expected splats=N,…, size=WxH,…, threads=T,… or kernel=lanes8,blocks")
+            throw ViewerError.badValue(what: "sweep", value: text,
+                                       reason: "expected splats=N,…, size=WxH,…, threads=T,… or kernel=lanes8,blocks")
         }
         parameter = parts[0]
         values = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !values.isEmpty, values.count <= 64 else {
-            throw ViewerError.badOption(name: option, value: text, reason: "expected 1…64 comma-separated values")
+            throw ViewerError.badValue(what: "sweep", value: text, reason: "expected 1…64 comma-separated values")
         }
-        for v in values { _ = try apply(v, to: BenchmarkConfiguration(scene: "cube"), option: option) }
+        for v in values { _ = try apply(v, to: BenchmarkConfiguration(scene: "cube")) }
     }
 
+    /// Largest image side and pixel count of a size point (as the command line's `--size`).
+    public static let maxSide = 16384, maxPixels = 8192 * 8192
+
     /// The configuration for point `value`, labelled `parameter=value`.
-    public func apply(_ value: String, to base: BenchmarkConfiguration, option: String = "--sweep") throws -> BenchmarkConfiguration {
+    public func apply(_ value: String, to base: BenchmarkConfiguration) throws -> BenchmarkConfiguration {
         var c = base
+        func bad(_ reason: String) -> ViewerError { .badValue(what: "sweep point", value: value, reason: reason) }
         switch parameter {
         case "splats":
-            guard let n = BenchmarkSceneFactory.parseCount(value), n >= 1, n <= BenchmarkSceneFactory.maxGeneratedSplats else {
-                throw ViewerError.badOption(name: option, value: value, reason: "splat counts must be 1…\(BenchmarkSceneFactory.maxGeneratedSplats) (10k, 1M allowed)")
+            guard let n = CountText.parse(value), n >= 1, n <= SceneSource.maxGeneratedSplats else {
+                throw bad("splat counts must be 1…\(SceneSource.maxGeneratedSplats) (10k, 1M allowed)")
             }
             c.scene = "generate:\(n)"
         case "size":
-            let s = try OptionParsing.size(value, option: option)
-            c.width = s.width; c.height = s.height
-        case "kernel":
-            c.blendKernel = try OptionParsing.blendKernel(value, option: option)
-        default:
-            guard let t = Int(value), t >= 1, t <= 256 else {
-                throw ViewerError.badOption(name: option, value: value, reason: "thread counts must be 1…256")
+            let wh = value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard wh.count == 2, let w = Int(wh[0]), let h = Int(wh[1]), w >= 1, h >= 1,
+                  w <= Self.maxSide, h <= Self.maxSide, w * h <= Self.maxPixels else {
+                throw bad("sizes are WIDTHxHEIGHT, each 1…\(Self.maxSide) pixels, at most \(Self.maxPixels) in all")
             }
+            c.width = w; c.height = h
+        case "kernel":
+            guard let k = BlendKernel(rawValue: value.lowercased()) else { throw bad("kernels are lanes8 or blocks") }
+            c.blendKernel = k
+        default:
+            guard let t = Int(value), t >= 1, t <= 256 else { throw bad("thread counts must be 1…256") }
             c.threads = t
         }
         c.label = "\(parameter)=\(value)"

@@ -39,7 +39,7 @@ public final class ReplayExporter {
                 options: HeadTrackingOptions = HeadTrackingOptions(), config: ConfigFile? = nil, configPath: String? = nil,
                 frameLimit: Int? = nil) throws {
         guard fps.isFinite, fps > 0, fps <= 1000 else {
-            throw ViewerError.badOption(name: "--fps", value: "\(fps)", reason: "must be 0…1000 frames per second")
+            throw ViewerError.badValue(what: "frame rate", value: "\(fps)", reason: "must be more than 0 and at most 1000 frames per second")
         }
         var o = options
         o.head = .replay(path: track); o.eye = nil; o.loop = false; o.recordPath = nil

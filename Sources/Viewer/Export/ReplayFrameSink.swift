@@ -20,7 +20,7 @@ public final class PNGSequenceSink: ReplayFrameSink {
     public init(directory: String) throws {
         self.directory = directory
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw ViewerError.badOption(name: "--out", value: directory, reason: "cannot create directory (\((error as NSError).localizedDescription))")
+            throw ViewerError.cannotWrite(path: directory, reason: "cannot create directory (\((error as NSError).localizedDescription))")
         }
     }
 
@@ -55,8 +55,8 @@ public final class FFmpegSink: ReplayFrameSink {
     /// Starts ffmpeg writing `path` at `fps` for `width`×`height` RGBA frames.
     public init(path: String, width: Int, height: Int, fps: Double) throws {
         guard let exe = Self.findExecutable() else {
-            throw ViewerError.badOption(name: "--out", value: path,
-                                        reason: "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg), or give a directory for a PNG sequence")
+            throw ViewerError.cannotWrite(path: path,
+                                          reason: "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg), or give a directory for a PNG sequence")
         }
         self.path = path
         process = Process()
@@ -75,7 +75,7 @@ public final class FFmpegSink: ReplayFrameSink {
         process.standardOutput = FileHandle.nullDevice
         signal(SIGPIPE, SIG_IGN)
         do { try process.run() } catch {
-            throw ViewerError.badOption(name: "--out", value: path, reason: "cannot start ffmpeg (\((error as NSError).localizedDescription))")
+            throw ViewerError.cannotWrite(path: path, reason: "cannot start ffmpeg (\((error as NSError).localizedDescription))")
         }
     }
 
@@ -87,7 +87,7 @@ public final class FFmpegSink: ReplayFrameSink {
             let n = Foundation.write(fd, p, left)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ViewerError.badOption(name: "--out", value: path, reason: "ffmpeg stopped at frame \(index): \(ffmpegMessage())")
+                throw ViewerError.cannotWrite(path: path, reason: "ffmpeg stopped at frame \(index): \(ffmpegMessage())")
             }
             p += n; left -= n
         }
@@ -98,7 +98,7 @@ public final class FFmpegSink: ReplayFrameSink {
         process.waitUntilExit()
         defer { try? FileManager.default.removeItem(at: errorFile) }
         guard process.terminationStatus == 0 else {
-            throw ViewerError.badOption(name: "--out", value: path, reason: "ffmpeg failed (exit \(process.terminationStatus)): \(ffmpegMessage())")
+            throw ViewerError.cannotWrite(path: path, reason: "ffmpeg failed (exit \(process.terminationStatus)): \(ffmpegMessage())")
         }
     }
 

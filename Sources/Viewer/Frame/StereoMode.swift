@@ -12,15 +12,15 @@ public enum StereoMode: Sendable, Equatable, CustomStringConvertible {
     /// window each half is letterboxed (and `render --stereo sbs` writes a double-width image).
     case sideBySide(half: Bool)
 
-    /// Parses `anaglyph`, `anaglyph:plain`, `anaglyph:dubois`, `sbs`, `hsbs`.
-    public init(parsing s: String) throws {
-        switch s.lowercased() {
+    /// The mode a name stands for: `anaglyph` (or `anaglyph:dubois`), `anaglyph:plain`, `sbs`,
+    /// `hsbs` (case-insensitive); nil for anything else.
+    public init?(name s: String) {
+        switch s.trimmingCharacters(in: .whitespaces).lowercased() {
         case "anaglyph", "anaglyph:dubois": self = .anaglyph(dubois: true)
         case "anaglyph:plain": self = .anaglyph(dubois: false)
         case "sbs": self = .sideBySide(half: false)
         case "hsbs": self = .sideBySide(half: true)
-        default:
-            throw ViewerError.badOption(name: "--stereo", value: s, reason: "expected anaglyph, anaglyph:plain, sbs or hsbs")
+        default: return nil
         }
     }
 

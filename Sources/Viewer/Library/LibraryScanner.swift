@@ -90,7 +90,7 @@ public enum LibraryScanner {
         let name = (path as NSString).lastPathComponent.lowercased()
         let ext = (name as NSString).pathExtension
         if sceneExtensions.contains(ext) { return true }
-        guard ext == "json", SceneLoader.isSceneDescription(path), !name.hasSuffix(".splatframe.json") else { return false }
+        guard ext == "json", SceneSource.isSceneDescription(path), !name.hasSuffix(".splatframe.json") else { return false }
         return looksLikeSceneDescription(path)
     }
 

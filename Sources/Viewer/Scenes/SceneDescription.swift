@@ -67,6 +67,17 @@ public struct SceneDescription: Sendable {
         return SceneDescription(kind: kind, depth: depth, walls: walls, targets: targets)
     }
 
+    /// This room with the command line's room options laid over it: each wall `overrides`
+    /// names replaces this one's, its depth (when given) replaces this depth, and targets show
+    /// only if both show them.
+    public func overridden(by overrides: SceneDescription) -> SceneDescription {
+        var d = self
+        d.walls.merge(overrides.walls) { _, new in new }
+        if let depth = overrides.depth { d.depth = depth }
+        d.targets = targets && overrides.targets
+        return d
+    }
+
     /// The walls' files, opened: pictures decoded, videos opened with their first frame on
     /// their texture (decoding proper starts at the scene's first `advance`).
     public struct Walls: Sendable {

@@ -41,7 +41,8 @@ public struct SceneLoader {
         /// How the room's video walls follow the frame clock: `.realtime` for the window (never
         /// waits for the decoder), `.frameExact` for bench and export (deterministic frames).
         public var videoPlayback = VideoTexture.Playback.realtime
-        /// The room `cube` names (default: the plain room); the command line's room options.
+        /// The command line's room options (walls, depth, targets): the room `cube` names (default:
+        /// the plain room), and what they change in a scene JSON's room (`overridden(by:)`).
         public var cubeRoom: SceneDescription?
         /// Streamed SOG (`lod-meta.json`): the splat budget, a forced level, the cache bound. Chunks
         /// stream in on a background thread with `.realtime` `videoPlayback` (the window), and
@@ -59,59 +60,48 @@ public struct SceneLoader {
     /// and scene JSON.
     public private(set) var info: SceneInfo?
 
-    /// Recognises built-in scene names, reads files, and reports progress of long loads
-    /// as (bytes done, bytes total).
+    /// Reads the scene `path` names (see `SceneSource.resolve`), reporting progress of long
+    /// loads as (bytes done, bytes total).
     public init(path: String, options: ModelOptions = ModelOptions(), progress: ((Int, Int) -> Void)? = nil) throws {
-        self.path = path
-        self.options = options
-        if path == "cube" {
-            let d = options.cubeRoom ?? SceneDescription()
-            kind = .description(d, try d.openWalls(playback: options.videoPlayback))
-        } else if path.hasPrefix("sphere:") {
-            guard let n = Int(path.dropFirst(7)), n >= 8, n <= 20_000_000 else {
-                throw ViewerError.sceneLoad(path: path, reason: "expected sphere:N with N = 8…20000000 triangles")
-            }
-            kind = .sphere(triangles: n)
-        } else if path.hasPrefix("generate:") {
-            guard let n = SceneLoader.count(String(path.dropFirst(9))), n >= 1, n <= 20_000_000 else {
-                throw ViewerError.sceneLoad(path: path, reason: "expected generate:N with N = 1…20000000 splats (e.g. generate:150k)")
-            }
-            kind = .model(.splats(SplatSceneGenerator.object(count: n)), name: "generate:\(n)", sidecar: nil)
-            if self.options.up == nil { self.options.up = .posY }   // the generator builds y-up scenes
-        } else {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw ViewerError.sceneLoad(path: path, reason: "no such file")
-            }
-            if Self.isSceneDescription(path) {
-                let d = try SceneDescription.load(path)
-                kind = .description(d, try d.openWalls(playback: options.videoPlayback))
-            } else if let meta = StreamedSOG.metaPath(for: path) {
-                let sog = try StreamedSOG.open(meta)
-                if let l = options.lod.forcedLevel, l < 0 || l >= sog.levelCount {
-                    throw ViewerError.badOption(name: "--lod", value: "\(l)", reason: "\(meta) has levels 0…\(sog.levelCount - 1)")
-                }
-                warnings = sog.warnings
-                let (bounds, notes) = Self.streamedFitBounds(sog)
-                warnings += notes
-                progress?(1, 1)
-                let name = (path as NSString).lastPathComponent.lowercased() == "lod-meta.json"
-                    ? ((meta as NSString).deletingLastPathComponent as NSString).lastPathComponent : (path as NSString).lastPathComponent
-                kind = .streamed(sog, fitBounds: bounds, name: name, sidecar: path)
-            } else {
-                let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
-                fileAntialiased = info.antialiased ?? false
-                warnings = info.warnings
-                self.info = info
-                kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
-            }
-        }
+        try self.init(source: SceneSource.resolve(path), options: options, progress: progress)
     }
 
-    /// True for our scene JSON files (`Scenes/cube.json`); a SOG's `meta.json` and a streamed
-    /// SOG's `lod-meta.json` are splat files, read by SceneIO.
-    public static func isSceneDescription(_ path: String) -> Bool {
-        let name = (path as NSString).lastPathComponent.lowercased()
-        return name.hasSuffix(".json") && name != "meta.json" && !name.hasSuffix("lod-meta.json")
+    /// Reads `source`: files through SceneIO, a room's wall pictures and videos opened.
+    public init(source: SceneSource, options: ModelOptions = ModelOptions(), progress: ((Int, Int) -> Void)? = nil) throws {
+        self.path = source.description
+        self.options = options
+        switch source {
+        case .room:
+            let d = options.cubeRoom ?? SceneDescription()
+            kind = .description(d, try d.openWalls(playback: options.videoPlayback))
+        case .sphere(let n):
+            kind = .sphere(triangles: n)
+        case .generated(let n):
+            kind = .model(.splats(SplatSceneGenerator.object(count: n)), name: "generate:\(n)", sidecar: nil)
+            if self.options.up == nil { self.options.up = .posY }   // the generator builds y-up scenes
+        case .sceneJSON(let path):
+            var d = try SceneDescription.load(path)
+            if let overrides = options.cubeRoom { d = d.overridden(by: overrides) }
+            kind = .description(d, try d.openWalls(playback: options.videoPlayback))
+        case let .streamedSOG(path, meta):
+            let sog = try StreamedSOG.open(meta)
+            if let l = options.lod.forcedLevel, l < 0 || l >= sog.levelCount {
+                throw ViewerError.sceneLoad(path: meta, reason: "level \(l) asked for; this streamed SOG has levels 0…\(sog.levelCount - 1)")
+            }
+            warnings = sog.warnings
+            let (bounds, notes) = Self.streamedFitBounds(sog)
+            warnings += notes
+            progress?(1, 1)
+            let name = (path as NSString).lastPathComponent.lowercased() == "lod-meta.json"
+                ? ((meta as NSString).deletingLastPathComponent as NSString).lastPathComponent : (path as NSString).lastPathComponent
+            kind = .streamed(sog, fitBounds: bounds, name: name, sidecar: path)
+        case .file(let path):
+            let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
+            fileAntialiased = info.antialiased ?? false
+            warnings = info.warnings
+            self.info = info
+            kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
+        }
     }
 
     /// The bounds a streamed SOG is fitted by: the robust bounds of its coarsest level (decoded
@@ -132,14 +122,6 @@ public struct SceneLoader {
         }
         let robust = RobustBounds.of(positions)
         return (robust.isEmpty ? sog.bounds : robust, notes)
-    }
-
-    /// Parses counts like `150000`, `150k`, `1M`.
-    public static func count(_ s: String) -> Int? {
-        let t = s.lowercased()
-        if t.hasSuffix("k"), let v = Double(t.dropLast()) { return Int(v * 1_000) }
-        if t.hasSuffix("m"), let v = Double(t.dropLast()) { return Int(v * 1_000_000) }
-        return Int(t)
     }
 
     /// The scene placed behind `screen` for viewing through the window.

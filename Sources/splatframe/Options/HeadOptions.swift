@@ -1,0 +1,103 @@
+// HeadOptions — the head-tracking option groups, each declared once: the source, smoothing,
+// movement, reading logs, replay playback. The window takes them all; `track` subcommands,
+// bench and export take the groups that mean something to them.
+import ArgumentParser
+import HeadTracking
+
+/// `--head SOURCE`.
+struct HeadSourceOption: ParsableArguments {
+    @Option(name: .customLong("head"), help: "Head source: mouse, fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT], webcam[:DEVICE], video:FILE.",
+            transform: HeadSourceSpec.parse)
+    var head: HeadSourceSpec?
+}
+
+/// `--filter SPEC` and `--predict MS`.
+struct SmoothingOptions: ParsableArguments {
+    @Option(name: .customLong("filter"), help: "Smoothing: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF] (default: the config's, else oneeuro).",
+            transform: FilterSpec.parse)
+    var filter: FilterSpec?
+    @Option(name: .customLong("predict"), help: "Predict the head MS milliseconds ahead, 0…1000 (in the window: to when each frame reaches the screen, plus MS).",
+            transform: Checked.number(in: 0...1000, "ms"))
+    var predict: Double?
+}
+
+/// `--movement-scale S`.
+struct MovementScaleOption: ParsableArguments {
+    @Option(name: .customLong("movement-scale"), help: "Multiplies head movement about the neutral eye, 0…20 (1 = true parallax).",
+            transform: Checked.number(in: 0...20, ""))
+    var movementScale: Double?
+}
+
+/// `--recenter` and `--axes` for logs from other trackers.
+struct LogFrameOptions: ParsableArguments {
+    @Flag(name: .customLong("recenter"), help: "Logs: move the log's median position to the nominal eye (0, 0, 0.6) m (foreign logs).")
+    var recenter = false
+    @Option(name: .customLong("axes"), help: "Logs: remap/negate axes before recentring, e.g. x,-z,y.", transform: AxisMapping.parse)
+    var axes: AxisMapping?
+}
+
+/// `--lenient`.
+struct LenientOption: ParsableArguments {
+    @Flag(name: .customLong("lenient"), help: "Logs: skip bad lines (and count them) instead of failing.")
+    var lenient = false
+}
+
+/// `--loop` and `--speed` for a log replayed in real time.
+struct ReplayPlaybackOptions: ParsableArguments {
+    @Flag(name: .customLong("loop"), help: "Replay: loop the log.")
+    var loop = false
+    @Option(name: .customLong("speed"), help: "Replay: speed factor, more than 0 and at most 100 (default 1).",
+            transform: Checked.number(above: 0, upTo: 100, "×"))
+    var speed: Double = 1
+}
+
+/// Every head-tracking option of the window (`cube`, `open`, `library`) and `config`.
+struct HeadOptions: ParsableArguments {
+    @OptionGroup var source: HeadSourceOption
+    @OptionGroup var eye: EyeOption
+    @OptionGroup var smoothing: SmoothingOptions
+    @OptionGroup var movement: MovementScaleOption
+    @Option(name: .customLong("axis-strength"), help: "Per-axis movement strength X,Y,Z, each 0…10 (default 1,1,1).",
+            transform: AxisStrength.parse)
+    var axisStrength: AxisStrength?
+    @Option(name: .customLong("record"), help: "Record raw and filtered poses of every frame to this CSV.")
+    var record: String?
+    @OptionGroup var playback: ReplayPlaybackOptions
+    @OptionGroup var frame: LogFrameOptions
+    @OptionGroup var lenient: LenientOption
+
+    /// The options as HeadTracking's plain values.
+    var resolved: HeadTrackingOptions {
+        var o = HeadTrackingOptions()
+        o.head = source.head
+        o.eye = eye.eye?.precise
+        o.filter = smoothing.filter
+        o.predictMs = smoothing.predict
+        o.movementScale = movement.movementScale
+        o.axisStrength = axisStrength?.precise
+        o.recordPath = record
+        o.loop = playback.loop
+        o.speed = playback.speed
+        o.recenter = frame.recenter
+        o.axes = frame.axes
+        o.lenient = lenient.lenient
+        return o
+    }
+}
+
+/// The head options that mean something to a log replayed frame by frame (`bench`, `export`).
+struct ReplayOptions: ParsableArguments {
+    @OptionGroup var frame: LogFrameOptions
+    @OptionGroup var smoothing: SmoothingOptions
+    @OptionGroup var movement: MovementScaleOption
+
+    var resolved: HeadTrackingOptions {
+        var o = HeadTrackingOptions()
+        o.recenter = frame.recenter
+        o.axes = frame.axes
+        o.filter = smoothing.filter
+        o.predictMs = smoothing.predict
+        o.movementScale = movement.movementScale
+        return o
+    }
+}

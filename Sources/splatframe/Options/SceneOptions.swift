@@ -1,0 +1,110 @@
+// SceneOptions — how a scene is chosen and drawn: the room's walls, model placement, level of detail.
+import ArgumentParser
+import Foundation
+import Procedural
+import RenderCore
+import Viewer
+
+/// Pictures, videos and shape of the parallax-cube room: they apply wherever the room is the
+/// scene (`cube`, a room scene JSON, whose walls they replace one by one).
+struct RoomOptions: ParsableArguments {
+    @Option(help: "Picture (PNG/JPEG) or video (MP4, MKV, AVI, WebM…: loops in step with the frame clock) for the back wall.")
+    var back: String?
+    @Option(help: "Picture or video for the left wall.") var left: String?
+    @Option(help: "Picture or video for the right wall.") var right: String?
+    @Option(help: "Picture or video for the ceiling.") var top: String?
+    @Option(help: "Picture or video for the floor.") var bottom: String?
+    @Option(help: "Room depth behind the screen in metres, more than 0 and at most 100 (default: the screen width).",
+            transform: Checked.number(above: 0, upTo: 100, "m"))
+    var depth: Double?
+    @Flag(help: "Hide the floating targets.") var noTargets = false
+
+    /// True when any room option was given.
+    var isSet: Bool { back != nil || left != nil || right != nil || top != nil || bottom != nil || depth != nil || noTargets }
+
+    /// The room these options describe (walls not named: the generated grids).
+    var description: SceneDescription {
+        var walls: [CubeRoom.Wall: String] = [:]
+        for (wall, path) in [(CubeRoom.Wall.back, back), (.left, left), (.right, right), (.top, top), (.bottom, bottom)] {
+            if let path { walls[wall] = path }
+        }
+        return SceneDescription(kind: .cube, depth: depth.map(Float.init), walls: walls, targets: !noTargets)
+    }
+
+    /// The room options for `source`: nil when none was given; an error when some were given
+    /// for a scene that is not the room.
+    func room(for source: SceneSource) throws -> SceneDescription? {
+        guard isSet else { return nil }
+        guard source.isRoom else {
+            throw OptionError("--back/--left/--right/--top/--bottom/--depth/--no-targets", "\(source)",
+                              "room options apply where the room is the scene: cube or a room scene JSON")
+        }
+        return description
+    }
+}
+
+/// How model files are placed and drawn.
+struct ModelOptionGroup: ParsableArguments {
+    @Option(help: "Model axis shown as up: y, -y, z, -z, x, -x (default: saved placement, else y for meshes, -y for splats).",
+            transform: UpAxis.parse)
+    var up: UpAxis?
+    @Flag(help: "Show the model inside the parallax-cube room.") var room = false
+    @Flag(help: "Cull back faces of meshes (closed, consistently wound meshes).") var cull = false
+    @Flag(help: "Light back faces of meshes as if they were front faces.") var twoSided = false
+    @Flag(inversion: .prefixedNo, help: "Splats: Mip-Splatting-style opacity compensation against aliasing (default: as the file says — an .spz may flag it — else off, the 3DGS reference image).")
+    var antialias: Bool?
+    @OptionGroup var lod: LODOptionGroup
+
+    func options(defaultTwoSided: Bool = true) -> SceneLoader.ModelOptions {
+        var o = SceneLoader.ModelOptions()
+        o.up = up
+        o.room = room
+        o.cullBackFaces = cull
+        o.twoSided = twoSided || defaultTwoSided
+        o.antialias = antialias
+        o.lod = lod.options
+        return o
+    }
+}
+
+/// Level of detail for streamed SOGs (`lod-meta.json`): `open`, `render`, `bench` and the library.
+struct LODOptionGroup: ParsableArguments {
+    @Option(name: .customLong("splat-budget"),
+            help: "Streamed SOG (lod-meta.json): most splats a frame draws, e.g. 150k, or none (default \(LODOptions.defaultBudget)).",
+            transform: SplatBudget.parse)
+    var splatBudget: SplatBudget?
+    @Option(name: .customLong("lod"), help: "Streamed SOG: draw level N everywhere (0 = finest, up to 63), ignoring the budget.",
+            transform: Checked.integer(in: 0...63, "levels"))
+    var lod: Int?
+
+    var options: LODOptions {
+        var o = LODOptions()
+        if let splatBudget { o.budget = splatBudget.splats }
+        o.forcedLevel = lod
+        return o
+    }
+}
+
+/// Prints "loading NAME: 42%" on stderr while a long file loads (terminals only).
+enum LoadProgress {
+    static func reporter(for path: String) -> ((Int, Int) -> Void)? {
+        guard isatty(2) != 0 else { return nil }
+        var last = -1
+        return { done, total in
+            guard total > 0 else { return }
+            let pct = Int(Double(done) / Double(total) * 100)
+            if pct != last {
+                last = pct
+                FileHandle.standardError.write(Data("\rloading \(path): \(pct)%\(pct >= 100 ? "\n" : "")".utf8))
+            }
+        }
+    }
+}
+
+/// The SCENE argument: `SceneSource.resolve`'s rule, its message without the name ArgumentParser
+/// already prints.
+enum SceneArgument {
+    static func parse(_ text: String) throws -> SceneSource {
+        do { return try SceneSource.resolve(text) } catch let ViewerError.sceneLoad(_, reason) { throw ArgumentRule(reason) }
+    }
+}

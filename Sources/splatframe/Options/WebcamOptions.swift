@@ -1,0 +1,30 @@
+// WebcamOptions — where the webcam tracker's frames come from and how faces are found, for
+// `track webcam` and `track calibrate`.
+import ArgumentParser
+import WebcamTracking
+
+/// `--device`, `--video`, `--detector`, `--models`.
+struct WebcamInputOptions: ParsableArguments {
+    @Option(help: "Camera index or /dev/videoN (default 0).", transform: CaptureDevice.parse) var device: CaptureDevice?
+    @Option(help: "A video file (or still image) instead of a camera.") var video: String?
+    @Option(help: "Face detector: mediapipe or haar (default: mediapipe, else haar).") var detector: DetectorBackend?
+    @Option(help: "Folder with libmediapipe.so and the BlazeFace models (default: the cache Scripts/fetch-webcam-models.sh fills).")
+    var models: String?
+
+    /// The frames' source: the video file, else the camera (index 0 unless --device names one).
+    var capture: CaptureSource { video.map { .file($0) } ?? device?.source ?? .device(0) }
+}
+
+extension DetectorBackend: ExpressibleByArgument {}
+
+/// `--device N` or `/dev/videoN`.
+struct CaptureDevice: ArgumentValue {
+    var source: CaptureSource
+
+    static func parse(_ text: String) throws -> CaptureDevice {
+        guard !text.isEmpty, let s = try? CaptureSource.device(parsing: text) else {
+            throw ArgumentRule("expected a camera index 0…999 or /dev/videoN")
+        }
+        return CaptureDevice(source: s)
+    }
+}

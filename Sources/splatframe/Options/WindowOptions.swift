@@ -1,0 +1,29 @@
+// WindowOptions — the options of every command that opens the window (cube, open, library, calibrate).
+import ArgumentParser
+
+/// Window size, fullscreen, threads, stereo, soak statistics and the test hooks.
+struct WindowOptions: ParsableArguments {
+    @OptionGroup var size: SizeOption
+    @Flag(help: "Start fullscreen.") var fullscreen = false
+    @OptionGroup var threads: ThreadsOption
+    @Option(name: .customLong("stats-every"), help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",
+            transform: Checked.number(in: 0.1...3600, "s"))
+    var statsEvery: Double?
+    @OptionGroup var stereo: StereoOptions
+    /// Tests: `FRAME:PATH` pushes an SDL drop event for PATH at that frame (the real drop path).
+    @Option(name: .customLong("test-drop"), help: .hidden, transform: TestDrop.parse) var testDrop: TestDrop?
+    /// Tests and soak runs: quit after this many frames.
+    @Option(name: .customLong("frames"), help: .hidden, transform: Checked.integer(in: 1...1_000_000_000, "frames")) var frames: Int?
+}
+
+/// `--test-drop FRAME:PATH`.
+struct TestDrop: ArgumentValue {
+    var frame: Int
+    var path: String
+
+    static func parse(_ text: String) throws -> TestDrop {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let frame = Int(parts[0]), frame >= 0, !parts[1].isEmpty else { throw ArgumentRule("expected FRAME:PATH") }
+        return TestDrop(frame: frame, path: parts[1])
+    }
+}
