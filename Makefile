@@ -7,7 +7,7 @@ PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev 
 TEST_PACKAGES = xvfb xauth imagemagick xdotool
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build deps test-deps webcam-models bench fuzz sanitize soak clean
+.PHONY: run test build deps test-deps webcam-models bench fuzz fuzz-cli sanitize soak clean
 
 run: deps webcam-models
 	$(SWIFT) build -c release --product splatframe
@@ -36,11 +36,11 @@ bench: deps
 sanitize: deps test-deps
 	$(SWIFT) build -c release --product splatframe
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	SDL_RENDER_DRIVER=software SPLATFRAME_CHILD_ASAN_OPTIONS=detect_leaks=0 \
+	SDL_RENDER_DRIVER=software SPLATFRAME_SANITIZED=1 SPLATFRAME_CHILD_ASAN_OPTIONS=detect_leaks=0 \
 	  LSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/lsan.supp" \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	SDL_RENDER_DRIVER=software SPLATFRAME_TEST_TIME_SCALE=8 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+	SDL_RENDER_DRIVER=software SPLATFRAME_SANITIZED=1 SPLATFRAME_TEST_TIME_SCALE=8 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
 	  $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
 # The window under Xvfb replaying a head-track log in a loop for SOAK_SECONDS (600 by default),
@@ -54,6 +54,15 @@ soak: deps test-deps
 FUZZ_SECONDS ?= 600
 fuzz: deps
 	bash Fuzz/run.sh $(FUZZ_SECONDS)
+
+# The command-line fuzz for FUZZ_CLI_SECONDS (600 by default) instead of CI's 500 seeded runs;
+# FUZZ_CLI_SEED picks the seed. Every run must exit (0, or 2 with one error line): no signal, no hang.
+FUZZ_CLI_SECONDS ?= 600
+FUZZ_CLI_SEED ?= $(shell date +%s)
+fuzz-cli: deps test-deps
+	$(SWIFT) build --build-tests
+	SPLATFRAME_CLI_FUZZ_SECONDS=$(FUZZ_CLI_SECONDS) SPLATFRAME_CLI_FUZZ_SEED=$(FUZZ_CLI_SEED) \
+	  $(SWIFT) test --skip-build --filter 'CommandLineFuzzTests/fuzz'
 
 # Installs only what is missing, so repeated runs cost nothing.
 deps:

@@ -32,8 +32,7 @@ struct ConvertCommand: ParsableCommand {
             print("wrote \(output) (\(info.count) \(info.kind))")
         } catch {
             progress.finish()
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw error
         }
     }
 }

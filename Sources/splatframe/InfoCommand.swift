@@ -22,8 +22,7 @@ struct InfoCommand: ParsableCommand {
             print(json ? info.json : info.text, terminator: json ? "\n" : "")
         } catch {
             progress.finish()
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw error
         }
     }
 }

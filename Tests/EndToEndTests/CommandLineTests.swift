@@ -23,7 +23,7 @@ struct CommandLineTests {
         (["render", "--eye", "0,0,0.6", "--back", "/nonexistent/clip.mp4", "--out", "/tmp/x.png"], "/nonexistent/clip.mp4: no such file"),
         // Without a display: the video's error, not the window's, so it comes before any window opens.
         (["cube", "--left", "/nonexistent/clip.mkv"], "/nonexistent/clip.mkv: no such file"),
-        (["bench", "sphere:100", "--back", "/nonexistent/clip.mp4"], "room options apply to the cube scene only"),
+        (["bench", "sphere:100", "--back", "/nonexistent/clip.mp4"], "room options apply where the room is the scene"),
     ])
     func badInput(arguments: [String], mentions: String) throws {
         var env = ProcessInfo.processInfo.environment

@@ -19,7 +19,7 @@ struct SOGOpeningTests {
 
     @Test func ourSceneFilesAreStillSceneDescriptions() {
         #expect(SceneSource.isSceneDescription("Scenes/cube.json"))
-        #expect(!SceneSource.isSceneDescription("x/lod-meta.json") && !SceneLoader.isSceneDescription("x/META.json"))
+        #expect(!SceneSource.isSceneDescription("x/lod-meta.json") && !SceneSource.isSceneDescription("x/META.json"))
     }
 }
 

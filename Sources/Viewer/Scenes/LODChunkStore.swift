@@ -224,6 +224,9 @@ final class LODChunkStore: @unchecked Sendable {
             decodeAndInsert(c)
             condition.lock()
         }
+        // The Thread object keeps its closure (and so this store) alive: let go of it, or the
+        // store, its thread and every decoded chunk would outlive the scene.
+        thread = nil
         condition.unlock()
         finished.signal()
     }
