@@ -88,6 +88,7 @@ let package = Package(
         .testTarget(name: "BenchTests", dependencies: ["Viewer", "HeadTracking", "Settings", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: simdFlags),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO"]),
+        .testTarget(name: "DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,7 @@ import Viewer
 struct CubeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cube", abstract: "Open the parallax-cube room in a window (the default).",
-        discussion: "Window controls:\n" + WindowControls.helpText)
+        discussion: "Window controls:\n" + KeyBindings.helpText)
 
     @OptionGroup var room: RoomOptions
     @OptionGroup var screenOptions: ScreenOptions

@@ -7,7 +7,7 @@ import Viewer
 /// `splatframe open FILE`: a scene file (`Scenes/*.json`), mesh or splat file in the window.
 struct OpenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "open", abstract: "Open a scene, mesh or splat file in a window.",
-                                                    discussion: "Window controls:\n" + WindowControls.helpText)
+                                                    discussion: "Window controls:\n" + KeyBindings.helpText)
 
     @Argument(help: "Scene JSON, mesh (PLY/OBJ/STL), splat file (PLY/.splat/.spz/compressed PLY, SOG, streamed SOG), generate:N, sphere:N or cube.",
               transform: SceneArgument.parse)

@@ -84,3 +84,21 @@ struct CommandLineTests {
         #expect(depth.values.allSatisfy { $0.isFinite && $0 > 0.5 && $0 <= 1.21 }, "the room closes every pixel")
     }
 }
+
+/// README's controls table is the window's key-binding table, printed by the binary.
+@Suite("README controls")
+struct ReadmeControlsTests {
+    @Test("README's controls table equals `splatframe controls --markdown`")
+    func readmeMatchesBindings() throws {
+        let binary = try #require(BinaryLocator.splatframe(), "build the package first")
+        let r = try BinaryLocator.run(binary, ["controls", "--markdown"])
+        #expect(r.status == 0)
+        let readme = try String(contentsOf: TestData.projectRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let begin = try #require(lines.firstIndex(of: "<!-- controls:begin -->"), "README has no <!-- controls:begin --> line")
+        let end = try #require(lines.firstIndex(of: "<!-- controls:end -->"), "README has no <!-- controls:end --> line")
+        let table = lines[(begin + 1)..<end].joined(separator: "\n")
+        #expect(table == r.stdout.trimmingCharacters(in: .newlines),
+                "README's controls differ from the key bindings: replace the block with `splatframe controls --markdown`")
+    }
+}

@@ -46,9 +46,11 @@ struct LibraryWindowTests {
         // A click on the second cell (cube.json: names sort "blob" < "cube") opens it.
         _ = try w.xdotool(["mousemove", "--window", id, "\(Self.cells[1].x + 128)", "\(Self.cells[1].y + 72)", "click", "1"])
         #expect(w.waitFor(60) { w.stderr.contains("opened \(room)") }, "\(w.stderr)")
-        usleep(1_000_000)
         // Esc leaves the scene and the grid comes back, its thumbnails at once.
         let scene = try Self.sceneWindow(w)
+        // Let the scene be drawn before leaving it: its frames put the frame rate in the title.
+        // Only a wait (the grid coming back is what is checked).
+        w.waitForFrames(scene)
         _ = try w.xdotool(["windowfocus", "--sync", scene])
         _ = try w.xdotool(["key", "Escape"])
         let back = try w.waitFor(30) { try gridShown() }
@@ -68,8 +70,10 @@ struct LibraryWindowTests {
         try #require(gen.status == 0, "\(gen.stderr)")
         let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"],
                                   environment: ["XDG_DATA_HOME": data.path, "XDG_CACHE_HOME": TestData.temporaryDirectory("library-e2e-cache").path])
-        _ = try w.windowID()
-        usleep(500_000)
+        let id = try w.windowID()
+        // The cube is being drawn (its frames put the frame rate in the title) before l is pressed.
+        // Only a wait: the library appearing is what is checked.
+        w.waitForFrames(id)
         _ = try w.xdotool(["key", "l"])
         #expect(w.waitFor(120) { w.stderr.contains("library: thumbnails ready") }, "\(w.stderr)")
         #expect(w.stderr.contains("scenes in \(TestData.projectRoot.appendingPathComponent("Scenes").path), \(data.path)/splatframe"), "\(w.stderr)")

@@ -14,6 +14,7 @@ final class RunningWindow: @unchecked Sendable {
     let environment: [String: String]
     private let lock = NSLock()
     private var errText = ""
+    private var errClosed = false
 
     init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
         server = try XvfbServer()
@@ -28,7 +29,13 @@ final class RunningWindow: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
             let d = h.availableData
-            guard let self, !d.isEmpty else { return }
+            guard !d.isEmpty else {
+                // End of file: the process (and every copy of its stderr) is gone; all it wrote is in.
+                h.readabilityHandler = nil
+                if let self { self.lock.lock(); self.errClosed = true; self.lock.unlock() }
+                return
+            }
+            guard let self else { return }
             self.lock.lock(); self.errText += String(decoding: d, as: UTF8.self); self.lock.unlock()
         }
         try process.run()
@@ -37,14 +44,27 @@ final class RunningWindow: @unchecked Sendable {
     /// What the window wrote on stderr so far.
     var stderr: String { lock.lock(); defer { lock.unlock() }; return errText }
 
-    /// Polls `condition` every 0.2 s for up to `seconds`; true when it held.
+    /// Whether stderr reached its end (the process exited and everything it wrote was read).
+    private var stderrClosed: Bool { lock.lock(); defer { lock.unlock() }; return errClosed }
+
+    /// Polls `condition` every 0.2 s for up to `seconds` (× SPLATFRAME_TEST_TIME_SCALE); true when it held.
+    @discardableResult
     func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let until = Date().addingTimeInterval(seconds * TestData.timeScale)
-        while Date() < until {
-            if try condition() { return true }
-            usleep(200_000)
-        }
-        return try condition()
+        try Wait.until(timeout: seconds, poll: 0.2, condition)
+    }
+
+    /// Waits for the launcher's start-up line ("splatframe: <screen>, head <source>"), written
+    /// once the window is open, just before the scene is built and the frame loop starts.
+    @discardableResult
+    func waitForStartup(_ seconds: Double = 60) -> Bool {
+        waitFor(seconds) { self.stderr.contains(", head ") }
+    }
+
+    /// Waits until the frame loop has been drawing the scene for a while: the window's title
+    /// gains the frame rate ("… fps"), set once frames have been presented for a second.
+    @discardableResult
+    func waitForFrames(_ id: String, _ seconds: Double = 60) -> Bool {
+        waitFor(seconds) { ((try? self.xdotool(["getwindowname", id])) ?? "").contains(" fps") }
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
@@ -56,15 +76,14 @@ final class RunningWindow: @unchecked Sendable {
 
     /// The window's X id, waiting for it to appear.
     func windowID() throws -> String {
-        let until = Date().addingTimeInterval(20)
-        while Date() < until {
-            if let id = try xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").first {
-                _ = try xdotool(["windowfocus", "--sync", String(id)])   // no window manager: give it the keyboard
-                return String(id)
-            }
-            usleep(200_000)
+        var found: String?
+        try waitFor(30) {
+            found = try self.xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").first.map(String.init)
+            return found != nil
         }
-        throw WindowTestError.noWindow
+        guard let id = found else { throw WindowTestError.noWindow }
+        _ = try xdotool(["windowfocus", "--sync", id])   // no window manager: give it the keyboard
+        return id
     }
 
     func screenshot() throws -> RGBAImage {
@@ -77,11 +96,11 @@ final class RunningWindow: @unchecked Sendable {
     /// Quits with q and returns stderr.
     func finish() throws -> String {
         if process.isRunning { _ = try? xdotool(["key", "q"]) }
-        let until = Date().addingTimeInterval(10 * TestData.timeScale)
-        while process.isRunning && Date() < until { usleep(50_000) }
+        Wait.until(timeout: 10, poll: 0.05) { !self.process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        usleep(100_000)
+        // Everything written before the exit is read once stderr reports its end.
+        Wait.until(timeout: 10, poll: 0.01) { self.stderrClosed }
         errPipe.fileHandleForReading.readabilityHandler = nil
         return stderr
     }
@@ -138,10 +157,9 @@ struct WindowInteractionTests {
         _ = try w.xdotool(["key", "F1"])
         _ = try w.xdotool(["key", "F12"])
         var files: [String] = []
-        let until = Date().addingTimeInterval(30 * TestData.timeScale)
-        while files.isEmpty && Date() < until {
-            usleep(200_000)
+        w.waitFor(30) {
             files = ((try? FileManager.default.contentsOfDirectory(atPath: pictures + "/splatframe")) ?? []).filter { !$0.hasPrefix(".") }
+            return !files.isEmpty
         }
         let shot = try #require(files.first, "F12 wrote no screenshot under \(pictures)/splatframe")
         let saved = try ImageFile.load(pictures + "/splatframe/" + shot)
@@ -153,7 +171,10 @@ struct WindowInteractionTests {
         let config = TestData.temporaryDirectory("cardcal").appendingPathComponent("config.json").path
         let w = try RunningWindow(["calibrate", "--size", "1280x720", "--config", config, "--screen-mm", "600,340"])
         _ = try w.windowID()
-        usleep(1_000_000)
+        // The card outline draws no frame counter; the closest observable sign that the window
+        // is about to take keys is the launcher's start-up line (the calibration starts right
+        // after it, before the loop reads the keys queued for the window).
+        #expect(w.waitForStartup(), "\(w.stderr)")
         _ = try w.xdotool(["key", "Up", "Up", "Return"])
         let log = try w.finish()
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Double]
@@ -164,19 +185,6 @@ struct WindowInteractionTests {
     }
 
     @Test func movingTheWindowShiftsTheViewByThePredictedAmount() throws {
-        let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"])
-        let id = try w.windowID()
-        // Without a window manager SDL misses the first external move: make one first.
-        let settle = UInt32(1_500_000 * TestData.timeScale)
-        _ = try w.xdotool(["windowmove", id, "5", "5"])
-        usleep(settle / 3)
-        _ = try w.xdotool(["windowmove", id, "0", "0"])
-        usleep(settle)
-        let a = try w.screenshot()
-        _ = try w.xdotool(["windowmove", id, "640", "0"])
-        usleep(settle)
-        let b = try w.screenshot()
-        _ = try w.finish()
         // Render the same views headless: the left and right top quarters of the whole-screen picture.
         let binary = try #require(BinaryLocator.splatframe())
         let full = TestData.temporaryDirectory("move").appendingPathComponent("full.png").path
@@ -188,8 +196,38 @@ struct WindowInteractionTests {
         }
         // The HUD covers the top rows of the window: compare below it.
         func body(_ img: RGBAImage) -> RGBAImage { RGBAImage(width: 640, height: 220, pixels: Array(img.pixels[(140 * 640)...])) }
-        let left = ImageComparison(body(crop(a, x: 0)), body(crop(whole, x: 0)))
-        let right = ImageComparison(body(crop(b, x: 640)), body(crop(whole, x: 640)))
+
+        let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"])
+        let id = try w.windowID()
+        // The frame loop is running (and so reading X events every frame) before anything moves.
+        // Only a wait: the views below are what is checked.
+        w.waitForFrames(id)
+        /// Whether the X server has the window at (x, y).
+        func windowAt(_ x: Int, _ y: Int) -> Bool {
+            guard let g = try? w.xdotool(["getwindowgeometry", id]), let p = LibraryWindowTests.position(g) else { return false }
+            return p.x == x && p.y == y
+        }
+        /// Screenshots until the window's part of the screen shows the headless view for the window
+        /// at `x` (the view follows the move once the loop has seen it), or the deadline passes.
+        func shownView(atX x: Int) throws -> ImageComparison {
+            let expected = body(crop(whole, x: x))
+            var c = ImageComparison(RGBAImage(width: 1, height: 1, fill: 0), expected)
+            try w.waitFor(30) {
+                c = ImageComparison(body(crop(try w.screenshot(), x: x)), expected)
+                return c.psnr >= 30
+            }
+            return c
+        }
+        // Without a window manager SDL misses the first external move: make one first. Nothing
+        // shows when SDL has taken it in; the closest observable condition is the X server having
+        // moved the window (the loop then reads that move before the ones below, in order).
+        _ = try w.xdotool(["windowmove", id, "5", "5"])
+        w.waitFor(30) { windowAt(5, 5) }
+        _ = try w.xdotool(["windowmove", id, "0", "0"])
+        let left = try shownView(atX: 0)
+        _ = try w.xdotool(["windowmove", id, "640", "0"])
+        let right = try shownView(atX: 640)
+        _ = try w.finish()
         #expect(left.psnr >= 30, "window at the left: \(left)")
         #expect(right.psnr >= 30, "window moved right by half the display: \(right)")
     }

@@ -28,8 +28,7 @@ struct WindowTests {
         // The test runner blocks SIGTERM in its children, so stop the server with SIGKILL.
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(50_000) }
+        Wait.until(poll: 0.05) { FileManager.default.fileExists(atPath: socket) }
         try #require(FileManager.default.fileExists(atPath: socket), "Xvfb did not start")
 
         var env = ProcessInfo.processInfo.environment
@@ -43,24 +42,22 @@ struct WindowTests {
         try app.run()
         defer { if app.isRunning { app.terminate() } }
 
-        // Wait for frames, then take screenshots until the room is there (bounded).
+        // Take screenshots until the room is there (the generous deadline only catches a window
+        // that never shows it), or the window exits.
         let shot = TestData.temporaryDirectory().appendingPathComponent("screen.png").path
         var image: RGBAImage?
-        let until = Date().addingTimeInterval(30 * TestData.timeScale)
-        while Date() < until {
-            usleep(500_000)
-            guard app.isRunning else { break }
+        try Wait.until(timeout: 30, poll: 0.5) {
+            guard app.isRunning else { return true }
             let r = try BinaryLocator.run(importTool, ["-display", display, "-window", "root", shot])
             if r.status == 0, let img = try? ImageFile.load(shot) {
                 image = img
-                if Self.roomVisible(img) { break }
+                if Self.roomVisible(img) { return true }
             }
+            return false
         }
         let stillRunning = app.isRunning
         app.terminate()
-        let quitBy = Date().addingTimeInterval(10 * TestData.timeScale)
-        while app.isRunning && Date() < quitBy { usleep(50_000) }
-        let quitOnSignal = !app.isRunning
+        let quitOnSignal = Wait.until(timeout: 10, poll: 0.05) { !app.isRunning }
         if app.isRunning { kill(app.processIdentifier, SIGKILL) }
         app.waitUntilExit()
         #expect(quitOnSignal, "SIGTERM did not close the window")

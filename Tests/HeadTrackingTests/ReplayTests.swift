@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import HeadTracking
+import TestSupport
 
 @Suite struct ReplayTests {
     private let log = PoseLog(samples: [
@@ -44,12 +45,13 @@ import Testing
         let r = ReplaySource(log: log, loop: true, publishRate: 200)
         try r.start()
         defer { r.stop() }
-        let deadline = Date().addingTimeInterval(5)
-        while r.latest() == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        // The publishing thread's first sample (the deadline only catches a thread that never runs).
+        #expect(Wait.until(poll: 0.005) { r.latest() != nil })
         let s = try #require(r.latest())
         #expect(s.position.z >= 0.4 && s.position.z <= 0.6)
-        r.stop()
-        r.stop()   // idempotent
+        #expect(Wait.returns { r.stop() } != nil, "stop hung")
+        #expect(Wait.returns { r.stop() } != nil, "a second stop hung")   // idempotent
+        #expect(r.latest() != nil, "the last sample stays readable after stop")
     }
 
     @Test func deterministicReplayThroughTheTracker() {

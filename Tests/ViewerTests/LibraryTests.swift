@@ -120,7 +120,7 @@ struct LibraryTests {
         let first = Self.library([dir.path], cache: cache)
         #expect(first.entries.map(\.displayName) == ["blob.ply", "cube.json"])
         first.start()
-        #expect(first.waitUntilFinished(timeout: 120))
+        #expect(Wait.until(timeout: 120) { first.progress.finished })
         #expect(first.progress.rendered == 2 && first.progress.cacheHits == 0 && first.progress.failed == 0, "\(first.progress)")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
         #expect(files.filter { $0.hasSuffix(".png") }.count == 2 && files.filter { $0.hasSuffix(".json") }.count == 2, "\(files)")
@@ -137,7 +137,7 @@ struct LibraryTests {
 
         let second = Self.library([dir.path], cache: cache)
         second.start()
-        #expect(second.waitUntilFinished(timeout: 60))
+        #expect(Wait.until(timeout: 60) { second.progress.finished })
         #expect(second.progress.rendered == 0 && second.progress.cacheHits == 2, "\(second.progress)")
         #expect(second.snapshot().thumbnails == first.snapshot().thumbnails)
 
@@ -145,7 +145,7 @@ struct LibraryTests {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: dir.appendingPathComponent("cube.json").path)
         let third = Self.library([dir.path], cache: cache)
         third.start()
-        #expect(third.waitUntilFinished(timeout: 60))
+        #expect(Wait.until(timeout: 60) { third.progress.finished })
         #expect(third.progress.rendered == 1 && third.progress.cacheHits == 1, "\(third.progress)")
     }
 
@@ -158,7 +158,7 @@ struct LibraryTests {
         let library = Self.library([dir.path], cache: cache)
         #expect(library.entries.map(\.displayName) == ["blob.ply", "broken.ply", "cube.json", "odd.json"])
         library.start()
-        #expect(library.waitUntilFinished(timeout: 120))
+        #expect(Wait.until(timeout: 120) { library.progress.finished })
         let p = library.progress
         #expect(p.done == 4 && p.failed == 2 && p.rendered == 2 && p.fraction == 1, "\(p)")
         guard case .failed(let reason) = library.thumbnail(1) else { Issue.record("\(library.thumbnail(1))"); return }
@@ -176,19 +176,23 @@ struct LibraryTests {
         library.pause()
         library.prioritize(1)
         library.start()
-        usleep(200_000)
-        #expect(library.progress.done == 0, "paused")
+        // Nothing observable marks "the background thread has reached the pause", so this waits
+        // for the closest observable thing, any change of the library's state (a thumbnail
+        // starting to load bumps the snapshot's version), which a paused library never makes.
+        // The wait is expected to run out: a slow machine can only make the check weaker (the
+        // thread may not have run yet), never make it fail.
+        let changedWhilePaused = Wait.until(timeout: 0.3, poll: 0.005) { library.snapshot().version != 0 }
+        #expect(!changedWhilePaused && library.progress.done == 0, "paused: \(library.snapshot().thumbnails)")
         library.resume()
         // The first thumbnail to appear is the prioritised one.
-        let until = MonotonicClock.now() + 60
         var first: Int?
-        while first == nil && MonotonicClock.now() < until {
+        Wait.until(timeout: 60, poll: 0.002) {
             let t = library.snapshot().thumbnails
             if case .ready = t[1] { first = 1 } else if case .ready = t[0] { first = 0 }
-            usleep(2_000)
+            return first != nil
         }
         #expect(first == 1)
-        #expect(library.waitUntilFinished(timeout: 60))
+        #expect(Wait.until(timeout: 60) { library.progress.finished })
     }
 
     @Test(.enabled(if: TestData.isAvailable, TestData.skipMessage))
@@ -197,7 +201,7 @@ struct LibraryTests {
         let library = SceneLibrary(entries: LibraryScanner.scan([sog]), cache: nil, width: 64, height: 36, threads: 1, supersample: 1)
         #expect(library.entries.map(\.kind) == [.sogFolder])
         library.start()
-        #expect(library.waitUntilFinished(timeout: 120))
+        #expect(Wait.until(timeout: 120) { library.progress.finished })
         guard case .ready(_, let info) = library.thumbnail(0) else { Issue.record("\(library.thumbnail(0))"); return }
         #expect(info.format == "SOG" && info.kind == "splats" && info.count > 30_000)
     }

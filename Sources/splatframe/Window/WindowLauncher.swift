@@ -29,25 +29,17 @@ enum WindowLauncher {
         defer { session.stop() }
         let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads),
                                  width: window.drawableSize.width, height: window.drawableSize.height)
-        let loop = WindowSession(window: window, driver: driver, tracking: session, modelFile: modelFile,
-                                 statsEvery: windowOptions.statsEvery, notices: notices)
-        loop.configPath = config.path
-        loop.dropOptions = dropOptions
-        if let d = windowOptions.testDrop { loop.testDrop = (d.frame, d.path) }
-        if let library {
-            loop.library = library
-            loop.libraryIsHome = true
-            loop.showLibrary()
+        let stereo = windowOptions.stereo.resolved.map { mode, ipd in
+            StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
+                           width: window.drawableSize.width, height: window.drawableSize.height)
         }
-        if calibrationOnly {
-            loop.calibrationOnly = true
-            loop.startCardCalibration()
-        }
-        if let (mode, ipd) = windowOptions.stereo.resolved {
-            loop.stereo = StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
-                                         width: window.drawableSize.width, height: window.drawableSize.height)
-        }
-        try loop.run(maxFrames: windowOptions.frames)
+        let screen = SceneScreen(window: window, driver: driver, tracking: session, stereo: stereo, text: WindowText(),
+                                 modelFile: modelFile, configPath: config.path, dropOptions: dropOptions)
+        let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
+            maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,
+            library: library, libraryIsHome: library != nil, calibrationOnly: calibrationOnly, configPath: config.path,
+            notices: notices))
+        try loop.run()
         if let e = session.recordError { throw e }
     }
 }

@@ -1,6 +1,6 @@
 // LibraryView — the scene library's grid in a window: draws thumbnails, names and counts into a
-// framebuffer and turns SDL events into actions (open this scene, go back, quit). It owns no
-// window; the `library` command's loop (LibraryWindow) or a WindowSession hosts it.
+// framebuffer and turns key actions and mouse input into what the window should do (open this
+// scene, go back, quit). It owns no window; the window loop hosts it as its library screen.
 import CSDL2
 import Foundation
 import RenderCore
@@ -8,9 +8,9 @@ import Viewer
 
 /// The grid over a `SceneLibrary`. Frame loop only (not thread-safe).
 ///
-/// Keys: arrows move the selection (Home/End, Page Up/Down too), Enter opens it, Esc goes back
-/// (the host decides: quit, or return to the scene), q quits, F11/f fullscreen. Mouse: a click on
-/// a cell opens it, the wheel scrolls. A file dropped on the window opens too.
+/// Keys (`KeyBindings`): arrows move the selection (Home/End, Page Up/Down too), Enter opens it,
+/// Esc goes back (the host decides: quit, or return to the scene), q quits. Mouse: a click on a
+/// cell opens it, the wheel scrolls. A file dropped on the window opens too (the host).
 final class LibraryView {
     /// What the host should do after an event.
     enum Action: Equatable {
@@ -88,27 +88,26 @@ final class LibraryView {
     // MARK: input
 
     /// Handles one event. `window` converts mouse positions (window units) to drawable pixels.
-    func handle(_ event: SDL_Event, window: SDLWindow) -> Action {
-        let count = library.entries.count
-        switch SDL_EventType(rawValue: event.type) {
-        case SDL_QUIT:
+    /// A key's action on the grid (through `KeyBindings`).
+    func perform(_ action: WindowAction) -> Action {
+        switch action {
+        case .moveSelection(let move):
+            if let layout, !library.entries.isEmpty { select(layout.moved(selection, move)) }
+        case .openSelection:
+            return openSelection()
+        case .back:
+            return .back
+        case .quit:
             return .quit
-        case SDL_DROPFILE:
-            guard let file = event.drop.file else { return .none }
-            let path = String(cString: file)
-            SDL_free(file)
-            return .open(path)
-        case SDL_KEYDOWN:
-            let key = event.key.keysym.sym
-            if key == SDLK_ESCAPE.rawValue { return .back }
-            if key == Int32(Character("q").asciiValue!) { return .quit }
-            if key == SDLK_F11.rawValue || key == Int32(Character("f").asciiValue!) { window.toggleFullscreen() }
-            if key == SDLK_RETURN.rawValue || key == SDLK_KP_ENTER.rawValue { return openSelection() }
-            let moves: [UInt32: LibraryGridLayout.Move] = [
-                SDLK_LEFT.rawValue: .left, SDLK_RIGHT.rawValue: .right, SDLK_UP.rawValue: .up, SDLK_DOWN.rawValue: .down,
-                SDLK_PAGEUP.rawValue: .pageUp, SDLK_PAGEDOWN.rawValue: .pageDown, SDLK_HOME.rawValue: .home, SDLK_END.rawValue: .end,
-            ]
-            if let move = moves[UInt32(bitPattern: key)], let layout, count > 0 { select(layout.moved(selection, move)) }
+        default:
+            break
+        }
+        return .none
+    }
+
+    /// Mouse input on the grid: hover, a click opens, the wheel scrolls.
+    func pointer(_ event: SDL_Event, window: SDLWindow) -> Action {
+        switch SDL_EventType(rawValue: event.type) {
         case SDL_MOUSEMOTION:
             let (x, y) = drawablePoint(Int(event.motion.x), Int(event.motion.y), window: window)
             hover = layout?.hit(x: x, y: y, firstRow: firstRow)

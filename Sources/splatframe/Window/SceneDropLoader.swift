@@ -10,7 +10,7 @@ import Viewer
 final class SceneDropLoader: @unchecked Sendable {
     enum State {
         case loading(fraction: Double)
-        case loaded(Scene)
+        case loaded(Scene, SceneSource)
         case failed(String)
     }
 
@@ -23,12 +23,13 @@ final class SceneDropLoader: @unchecked Sendable {
         self.path = path
         Thread.detachNewThread { [self] in
             do {
-                let loader = try SceneLoader(path: path, options: options) { done, total in
+                let source = try SceneSource.resolve(path)
+                let loader = try SceneLoader(source: source, options: options) { done, total in
                     guard total > 0 else { return }
                     self.set(.loading(fraction: min(1, Double(done) / Double(total))))
                 }
                 let scene = try loader.scene(screen: screen)
-                set(.loaded(scene))
+                set(.loaded(scene, source))
             } catch {
                 set(.failed("\(error)"))
             }
