@@ -1,0 +1,169 @@
+// StreamedSOG+Opening — finding and reading lod-meta.json: the folder or file a user names, the
+// size limit, the tree (through LODTreeParser), and each chunk's small meta.json (never its images).
+import Foundation
+import RenderCore
+
+extension StreamedSOG {
+    // MARK: - Opening
+
+    /// The `lod-meta.json` a path names: the file itself, or a folder holding one (and no
+    /// `meta.json`: that folder is a plain SOG). Nil when the path is neither.
+    public static func metaPath(for path: String) -> String? {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
+        if isDir.boolValue {
+            let meta = (path as NSString).appendingPathComponent("meta.json")
+            let lod = (path as NSString).appendingPathComponent("lod-meta.json")
+            return !FileManager.default.fileExists(atPath: meta) && FileManager.default.fileExists(atPath: lod) ? lod : nil
+        }
+        return isMetaName(path) ? path : nil
+    }
+
+    /// True when a file name is `lod-meta.json` (case-insensitive; any folder).
+    public static func isMetaName(_ path: String) -> Bool {
+        (path as NSString).lastPathComponent.lowercased() == "lod-meta.json"
+    }
+
+    /// Reads `lod-meta.json` (or the folder holding it) and the chunks' `meta.json` files.
+    /// - Throws: `SceneIOError` (one line) when lod-meta.json is missing, malformed or beyond
+    ///   `limits`, or when no chunk of it can be read at all.
+    public static func open(_ path: String, limits: Limits = Limits()) throws -> StreamedSOG {
+        let file = metaPath(for: path) ?? path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDir), !isDir.boolValue else {
+            throw SceneIOError.unreadable(file: file, reason: FileManager.default.fileExists(atPath: path)
+                                          ? "no lod-meta.json in this folder (a streamed SOG's top level)" : "no such file")
+        }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= limits.maxMetaBytes else {
+            throw SceneIOError.tooLarge(file: file, offset: 0, expected: "a lod-meta.json of at most \(limits.maxMetaBytes) bytes", found: "\(size) bytes")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
+            throw SceneIOError.unreadable(file: file, reason: error.localizedDescription)
+        }
+        let dir = (file as NSString).deletingLastPathComponent
+        return try parse(data, file: file, folder: dir.isEmpty ? "." : dir, limits: limits)
+    }
+
+    /// Parses lod-meta.json's text; chunk names resolve against `folder`.
+    /// - Parameter checkChunks: read each chunk's `meta.json` to learn its splat count and flag
+    ///   missing chunks and out-of-range ranges (false: trust the file; tests of the structure).
+    public static func parse(_ data: Data, file: String, folder: String, limits: Limits = Limits(),
+                             checkChunks: Bool = true) throws -> StreamedSOG {
+        guard data.count <= limits.maxMetaBytes else {
+            throw SceneIOError.tooLarge(file: file, offset: 0, expected: "a lod-meta.json of at most \(limits.maxMetaBytes) bytes", found: "\(data.count) bytes")
+        }
+        let any: Any
+        do { any = try JSONSerialization.jsonObject(with: data) } catch {
+            let why = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw SceneIOError.badEntry(file: file, entry: "lod-meta.json", expected: "valid JSON", found: why)
+        }
+        var p = LODTreeParser(file: file, limits: limits)
+        guard let top = any as? [String: Any] else { throw p.fail("", "a JSON object", JSONValue.describe(any)) }
+
+        guard let levels = JSONValue.int(top["lodLevels"]), levels >= 1, levels <= limits.maxLevels else {
+            throw p.fail("lodLevels", "a level count 1…\(limits.maxLevels)", JSONValue.describe(top["lodLevels"]))
+        }
+        p.levels = levels
+        guard let names = top["filenames"] as? [Any], !names.isEmpty, names.count <= limits.maxFiles else {
+            throw p.fail("filenames", "an array of 1…\(limits.maxFiles) chunk file names", JSONValue.describe(top["filenames"]))
+        }
+        var chunks: [Chunk] = []
+        chunks.reserveCapacity(names.count)
+        for (i, n) in names.enumerated() {
+            guard let s = n as? String else { throw p.fail("filenames/\(i)", "a file name", JSONValue.describe(n)) }
+            try SOGMeta.checkName(s, field: "filenames/\(i)", file: file, entry: "lod-meta.json")
+            chunks.append(Chunk(name: s, path: chunkPath(s, folder: folder), count: nil, shDegree: 0, fileBytes: 0, problem: nil, level: nil))
+        }
+        p.fileCount = chunks.count
+        var environment: String?
+        switch top["environment"] {
+        case nil, is NSNull: environment = nil
+        case let s as String:
+            try SOGMeta.checkName(s, field: "environment", file: file, entry: "lod-meta.json")
+            environment = s
+        case let v: throw p.fail("environment", "a file name or null", JSONValue.describe(v))
+        }
+        let version = JSONValue.int(top["version"])
+
+        guard let tree = top["tree"] else { throw p.fail("tree", "the node tree", "nothing") }
+        var nodes: [Node] = []
+        try p.walk(tree, path: "tree", depth: 0, into: &nodes)
+        guard !nodes.isEmpty else { throw p.fail("tree", "at least one leaf (a node with lods)", "none") }
+
+        // Which level names each chunk (for info and load priorities).
+        for n in nodes {
+            for (level, r) in n.levels.enumerated() { if let r, chunks[r.chunk].level == nil { chunks[r.chunk].level = level } }
+        }
+        var warnings: [String] = []
+        if let environment { warnings.append("\(file): environment \(SceneIOError.clean(environment)) is not drawn (streamed SOG environments are not supported)") }
+        var checkedNodes = nodes
+        if checkChunks {
+            for i in chunks.indices where chunks[i].level != nil {
+                inspect(&chunks[i])
+                if let why = chunks[i].problem { warnings.append("\(file): chunk \(SceneIOError.clean(chunks[i].name)): \(why)") }
+            }
+            // Ranges that reach past their chunk's splats are dropped (reported once per chunk).
+            var reported = Set<Int>()
+            for ni in checkedNodes.indices {
+                for (level, r) in checkedNodes[ni].levels.enumerated() {
+                    guard let r, let count = chunks[r.chunk].count, r.offset + r.count > count else { continue }
+                    checkedNodes[ni].levels[level] = nil
+                    if reported.insert(r.chunk).inserted {
+                        warnings.append("\(file): node \(ni) level \(level): splats \(r.offset)..<\(r.offset + r.count) lie outside chunk \(SceneIOError.clean(chunks[r.chunk].name)) (\(count) splats); such ranges are skipped")
+                    }
+                }
+            }
+            let usable = checkedNodes.contains { n in n.levels.contains { r in r.map { chunks[$0.chunk].problem == nil } ?? false } }
+            guard usable else {
+                let first = chunks.first { $0.level != nil && $0.problem != nil }
+                throw SceneIOError.unreadable(file: file, reason: "no chunk of this streamed SOG can be read"
+                                              + (first.map { " (chunk \($0.name): \($0.problem ?? ""))" } ?? " (no usable ranges)"))
+            }
+        }
+        return StreamedSOG(file: file, folder: folder, levelCount: levels, chunks: chunks, nodes: checkedNodes,
+                           environment: environment, version: version, warnings: warnings)
+    }
+
+    /// Where a chunk name points: `…/meta.json` → its folder; anything else (a `.sog`) → itself.
+    static func chunkPath(_ name: String, folder: String) -> String {
+        let full = (folder as NSString).appendingPathComponent(name)
+        if (name as NSString).lastPathComponent.lowercased() == "meta.json" {
+            let d = (full as NSString).deletingLastPathComponent
+            return d.isEmpty ? "." : d
+        }
+        return full
+    }
+
+    /// Reads a chunk's `meta.json` (or a `.sog`'s size) to learn its count, SH bands and bytes.
+    static func inspect(_ c: inout Chunk) {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: c.path, isDirectory: &isDir) else { c.problem = "missing (no such file or folder)"; return }
+        if !isDir.boolValue {
+            // A bundled .sog: its count is only known once read.
+            c.fileBytes = ((try? FileManager.default.attributesOfItem(atPath: c.path))?[.size] as? NSNumber)?.intValue ?? 0
+            return
+        }
+        do {
+            let folder = SOGFolder(file: c.path)
+            let data = try folder.read("meta.json", cap: SOGReader.Limits().maxMetaBytes)
+            let meta = try SOGMeta.parse(data, file: c.path)
+            c.count = meta.count
+            c.shDegree = meta.sh.map { $0.bands ?? 0 } ?? 0
+            var bytes = data.count
+            var names = [meta.meansLower, meta.meansUpper, meta.quatsFile, meta.scalesFile, meta.sh0File]
+            if let sh = meta.sh { names += [sh.centroidsFile, sh.labelsFile] }
+            for n in names {
+                let f = (c.path as NSString).appendingPathComponent(n)
+                guard let size = (try? FileManager.default.attributesOfItem(atPath: f))?[.size] as? NSNumber else {
+                    c.problem = "\(SceneIOError.clean(n)) is missing"; return
+                }
+                bytes += size.intValue
+            }
+            c.fileBytes = bytes
+        } catch {
+            c.problem = "\(error)"
+        }
+    }
+}
