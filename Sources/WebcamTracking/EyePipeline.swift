@@ -1,5 +1,6 @@
 // EyePipeline — frame → tracked face → eyes in screen space: the synchronous core that the
 // threaded webcam source and the offline `track webcam` command share.
+import Media
 import HeadTracking
 import RenderCore
 

@@ -1,4 +1,5 @@
 // FaceDetector — MediaPipe BlazeFace (eyes and four more keypoints) or OpenCV Haar cascades.
+import Media
 import CWebcam
 import Foundation
 
@@ -40,13 +41,13 @@ public final class FaceDetector: @unchecked Sendable {
                         cfg.mediapipe_library = lib
                         cfg.short_range_model = short
                         cfg.full_range_model = full ? fullPath : nil
-                        return withErrorBuffer { sfw_detector_create(&cfg, $0, $1) }
+                        return withNativeErrorBuffer { sfw_detector_create(&cfg, $0, $1) }
                     }
                 }
             }
         case .haar:
             cfg.backend = SFW_BACKEND_HAAR
-            result = withErrorBuffer { sfw_detector_create(&cfg, $0, $1) }
+            result = withNativeErrorBuffer { sfw_detector_create(&cfg, $0, $1) }
         }
         guard let h = result.0 else { throw WebcamError.detector(result.1.isEmpty ? "\(backend.rawValue) detector unavailable" : result.1) }
         handle = h
@@ -73,7 +74,7 @@ public final class FaceDetector: @unchecked Sendable {
         guard frame.width > 0, frame.height > 0, frame.pixels.count >= frame.width * frame.height * 3 else { return [] }
         var rect = sfw_rect(x: Float(roi?.x ?? 0), y: Float(roi?.y ?? 0), w: Float(roi?.w ?? 0), h: Float(roi?.h ?? 0))
         let capacity = Int32(faces.count)
-        let (n, message) = withErrorBuffer { err, len -> Int32 in
+        let (n, message) = withNativeErrorBuffer { err, len -> Int32 in
             frame.pixels.withUnsafeBufferPointer { px in
                 faces.withUnsafeMutableBufferPointer { out in
                     withUnsafePointer(to: &rect) { r in

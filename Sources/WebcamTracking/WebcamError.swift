@@ -2,8 +2,7 @@
 
 /// What can go wrong between a camera (or video file) and an eye point.
 public enum WebcamError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// The camera or file cannot be opened, or stopped delivering frames (the native layer's
-    /// one-line message names the device or file).
+    /// The camera or file stopped delivering frames while tracking (the message names it).
     case capture(String)
     /// A face detector cannot be created (library or model missing or unloadable).
     case detector(String)
@@ -20,12 +19,4 @@ public enum WebcamError: Error, Equatable, CustomStringConvertible, Sendable {
         case .calibration(let m): return "calibration failed: \(m)"
         }
     }
-}
-
-/// Calls a native function with a 512-byte error buffer and returns its message.
-func withErrorBuffer<T>(_ body: (UnsafeMutablePointer<CChar>, Int32) -> T) -> (T, String) {
-    var buffer = [CChar](repeating: 0, count: 512)
-    let result = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, Int32($0.count)) }
-    let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    return (result, message)
 }

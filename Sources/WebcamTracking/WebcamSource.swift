@@ -1,5 +1,6 @@
 // WebcamSource — the webcam (or a video file) as a head source: capture and processing on
 // their own threads, the newest frame always, each frame stamped at capture.
+import Media
 import Foundation
 import HeadTracking
 import RenderCore
@@ -27,7 +28,7 @@ public struct WebcamStatus: Sendable {
 /// A camera that stops delivering ends capture with `failure` set: the tracker then holds and
 /// eases to the neutral eye, and the window shows the failure — it never waits on the camera.
 public final class WebcamSource: CameraTrackingSource {
-    public let capture: WebcamCapture
+    public let capture: VideoCapture
     private let pipeline: EyePipeline
     private let clock: ClockFunction
     private let captureThread = WorkerThread(name: "splatframe.webcam.capture")
@@ -52,7 +53,7 @@ public final class WebcamSource: CameraTrackingSource {
     private let captureState = CaptureState()
 
     /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
-    public init(capture: WebcamCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
+    public init(capture: VideoCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
         self.capture = capture; self.pipeline = pipeline; self.clock = clock
         shared = PThreadLocked(Shared(status: WebcamStatus(backend: pipeline.detector.backend.rawValue)))
     }

@@ -1,4 +1,5 @@
 // WebcamSourceFactory — `--head webcam[:DEVICE]` / `--head video:FILE` → a running tracker.
+import Media
 import Foundation
 import HeadTracking
 import RenderCore
@@ -32,7 +33,7 @@ public enum WebcamSourceFactory {
     public static func maker(config: ConfigFile?, models: WebcamModels = .locate(), prefer: DetectorBackend? = nil,
                              notice: @escaping (String) -> Void) -> CameraSourceMaker {
         { spec, settings in
-            let capture = try WebcamCapture(try captureSource(spec))
+            let capture = try VideoCapture(try captureSource(spec))
             let detector = try FaceDetector.best(models: models, prefer: prefer, notice: notice)
             return WebcamSource(capture: capture, pipeline: EyePipeline(detector: detector, model: model(config: config, settings: settings)))
         }

@@ -1,5 +1,6 @@
 // TrackCalibrateCommand — `splatframe track calibrate`: fit the IPD (or focal length) from a
 // viewer sitting centred at a tape-measured distance, and save it to the config file.
+import Media
 import ArgumentParser
 import Foundation
 import HeadTracking
@@ -28,7 +29,7 @@ struct TrackCalibrateCommand: ParsableCommand {
         let config = try configOption.interactive(creating: true)
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: HeadTrackingOptions(),
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
-        let capture = try WebcamCapture(input.capture)
+        let capture = try VideoCapture(input.capture)
         let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }

@@ -1,5 +1,6 @@
 // TrackWebcamCommand — `splatframe track webcam`: the webcam tracker frame by frame into a log,
 // with bench-style timing figures.
+import Media
 import ArgumentParser
 import Foundation
 import HeadTracking
@@ -37,7 +38,7 @@ struct TrackWebcamCommand: ParsableCommand {
         options.predictMs = smoothing.predict
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: options,
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
-        let capture = try WebcamCapture(input.capture)
+        let capture = try VideoCapture(input.capture)
         let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }

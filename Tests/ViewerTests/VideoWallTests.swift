@@ -1,12 +1,13 @@
 // Video walls (issue 11): the clip follows the frame clock, decoding never blocks the realtime
 // path, frame-exact runs are deterministic, bad files are one-line errors.
+import Media
 import Foundation
 import Procedural
 import RenderCore
 import Testing
 import TestSupport
 @testable import Viewer
-import WebcamTracking
+
 
 @Suite("video walls", .enabled(if: TestData.isAvailable, TestData.skipMessage))
 struct VideoWallTests {
@@ -16,7 +17,7 @@ struct VideoWallTests {
 
     /// Frames `wanted` (clip frame numbers) read straight from the file, as RGBA pictures.
     static func referenceFrames(_ wanted: Set<Int>) throws -> [Int: RGBAImage] {
-        let capture = try WebcamCapture(.file(clip))
+        let capture = try VideoCapture(.file(clip))
         var frame = RGBFrame()
         var out: [Int: RGBAImage] = [:]
         var i = 0
@@ -178,11 +179,11 @@ struct VideoWallErrorTests {
             do {
                 _ = try SceneDescription(walls: [.back: path]).openWalls()
                 Issue.record("\(path) accepted")
-            } catch let e as ViewerError {
+            } catch let e as MediaError {
                 let m = "\(e)"
                 #expect(m.hasPrefix(path + ": ") && m.contains(says) && !m.contains("\n"), "\(m)")
             }
         }
-        #expect(throws: ViewerError.self) { try SceneLoader(path: "cube", options: { var o = SceneLoader.ModelOptions(); o.cubeRoom = SceneDescription(walls: [.top: "/nonexistent/clip.mkv"]); return o }()) }
+        #expect(throws: MediaError.self) { try SceneLoader(path: "cube", options: { var o = SceneLoader.ModelOptions(); o.cubeRoom = SceneDescription(walls: [.top: "/nonexistent/clip.mkv"]); return o }()) }
     }
 }

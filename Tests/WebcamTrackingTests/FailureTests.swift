@@ -1,4 +1,5 @@
 // No camera, an unreadable video, missing models, face selection: clear errors, no hangs.
+import Media
 import Foundation
 import Testing
 import HeadTracking
@@ -31,17 +32,17 @@ private func namesDevice(_ text: some StringProtocol, _ n: Int) -> Bool {
         let n = try absentCameraIndex()
         // "Fast" means it returns rather than waiting on a device: opened on another thread, a hang
         // fails on the generous deadline. No figure of seconds is asserted.
-        let opened = Wait.returns { () throws -> Bool in _ = try WebcamCapture(.device(n)); return true }
+        let opened = Wait.returns { () throws -> Bool in _ = try VideoCapture(.device(n)); return true }
         switch opened {
         case nil: Issue.record("opening the absent /dev/video\(n) hung")
         case .success?: Issue.record("/dev/video\(n) opened, but it does not exist")
         case .failure(let error)?:
-            #expect(error is WebcamError, "\(error)")
+            #expect(error is MediaError, "\(error)")
             #expect(namesDevice("\(error)", n) && !"\(error)".contains("\n"), "\(error)")
         }
         #expect(try CaptureSource.device(parsing: "/dev/video2") == .device(2))
         #expect(try CaptureSource.device(parsing: nil) == .device(0))
-        #expect(throws: WebcamError.self) { try CaptureSource.device(parsing: "front") }
+        #expect(throws: MediaError.self) { try CaptureSource.device(parsing: "front") }
     }
 
     @Test func unreadableVideosNameTheFile() throws {
@@ -49,7 +50,7 @@ private func namesDevice(_ text: some StringProtocol, _ n: Int) -> Bool {
         let garbage = dir.appendingPathComponent("garbage.avi").path
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37) }).write(to: URL(fileURLWithPath: garbage))
         for path in [garbage, dir.appendingPathComponent("missing.mp4").path] {
-            do { _ = try WebcamCapture(.file(path)); Issue.record("\(path) opened") } catch {
+            do { _ = try VideoCapture(.file(path)); Issue.record("\(path) opened") } catch {
                 #expect("\(error)".contains(path) && !"\(error)".contains("\n"), "\(error)")
             }
         }
@@ -102,7 +103,7 @@ struct WebcamSourceLifecycleTests {
         try FileManager.default.copyItem(atPath: TestData.path("video/Megamind.avi"), toPath: copy)
         let start = MonotonicClock.now()
         let fast: ClockFunction = { start + (MonotonicClock.now() - start) * 20 }
-        let source = WebcamSource(capture: try WebcamCapture(.file(copy)), pipeline: try WebcamTestSupport.pipeline(), clock: fast)
+        let source = WebcamSource(capture: try VideoCapture(.file(copy)), pipeline: try WebcamTestSupport.pipeline(), clock: fast)
         try source.start()
         #expect(Wait.until(poll: 0.02) { source.status().processed >= 10 }, "processed \(source.status().processed)")
         #expect(source.latest().map { $0.confidence > 0 } == true)
@@ -146,7 +147,7 @@ extension WebcamSourceLifecycleTests {
     /// A still face read as a video: the source publishes confident samples with both eyes
     /// (an IPD apart along x), the roll, a camera preview for the inset, and calibrates in place.
     @Test func aStillFacePublishesEyesRollPreviewAndCalibrates() throws {
-        let source = WebcamSource(capture: try WebcamCapture(.file(TestData.path("video/astronaut.png"))),
+        let source = WebcamSource(capture: try VideoCapture(.file(TestData.path("video/astronaut.png"))),
                                   pipeline: try WebcamTestSupport.pipeline())
         try source.start()
         defer { source.stop() }

@@ -1,4 +1,5 @@
 // The real detector on real footage: Megamind.avi (an animated face) and astronaut.png.
+import Media
 import Foundation
 import Testing
 import HeadTracking
@@ -11,7 +12,7 @@ struct RealFootageTests {
     func astronautHasOneFaceWithEyesOnHerEyes(backend: DetectorBackend) throws {
         if backend == .mediapipe && !WebcamTestSupport.mediapipeAvailable { print(WebcamTestSupport.mediapipeSkip); return }
         let pipeline = try WebcamTestSupport.pipeline(backend)
-        let capture = try WebcamCapture(.file(TestData.path("video/astronaut.png")))
+        let capture = try VideoCapture(.file(TestData.path("video/astronaut.png")))
         #expect(capture.width == 512 && capture.height == 512 && capture.frameCount == 1)
         var frame = RGBFrame()
         #expect(try capture.read(into: &frame, timestamp: 0))
@@ -26,7 +27,7 @@ struct RealFootageTests {
     @Test(.enabled(if: WebcamTestSupport.mediapipeAvailable, WebcamTestSupport.mediapipeSkip))
     func megamindFaceAndBothEyesInNineOutOfTenFrames() throws {
         let pipeline = try WebcamTestSupport.pipeline(.mediapipe)
-        let capture = try WebcamCapture(.file(TestData.path("video/Megamind.avi")))
+        let capture = try VideoCapture(.file(TestData.path("video/Megamind.avi")))
         var frame = RGBFrame()
         var frames = 0, withEyes = 0, inRange = 0
         var distances: [Double] = [], steps: [Double] = []

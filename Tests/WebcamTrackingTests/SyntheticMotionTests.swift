@@ -1,4 +1,5 @@
 // A still face moved synthetically: signs and magnitudes against the pinhole model, and jitter.
+import Media
 import Foundation
 import Testing
 import HeadTracking

@@ -1,3 +1,4 @@
+import Media
 import Procedural
 import RenderCore
 import TriangleRaster

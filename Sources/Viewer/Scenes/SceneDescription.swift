@@ -2,7 +2,7 @@ import Foundation
 import ImageIO
 import Procedural
 import RenderCore
-import WebcamTracking
+import Media
 
 /// A scene file (`Scenes/*.json`): which experience to show and its settings.
 ///
@@ -92,7 +92,7 @@ public struct SceneDescription: Sendable {
         var out = Walls()
         for wall in CubeRoom.Wall.allCases {
             guard let p = walls[wall] else { continue }
-            switch try Self.openWallFile(p, playback: playback) {
+            switch try MediaFile.open(p, playback: playback) {
             case .picture(let image): out.pictures[wall] = image
             case .video(let video): out.videos[wall] = video
             }
@@ -116,50 +116,5 @@ public struct SceneDescription: Sendable {
     /// unless the room is drawn through `scene(screen:walls:)`, which advances them).
     public func room(screen: ScreenGeometry) throws -> CubeRoom {
         room(screen: screen, walls: try openWalls())
-    }
-
-    /// A wall's file, opened.
-    public enum WallFile {
-        case picture(RGBAImage)
-        case video(VideoTexture)
-    }
-
-    /// Picture or video, decided by the file: PNG and JPEG (by their first bytes) go through
-    /// ImageIO; anything else is opened with OpenCV, and a file of more than one frame is a video
-    /// (a one-frame file, e.g. BMP or WebP, is a picture). Errors are one line naming the file.
-    public static func openWallFile(_ path: String, playback: VideoTexture.Playback = .realtime) throws -> WallFile {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file (permission denied?)" : "no such file"
-            throw ViewerError.sceneLoad(path: path, reason: reason)
-        }
-        let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
-        try? handle.close()
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.starts(with: [0xFF, 0xD8, 0xFF]) {
-            return .picture(try ImageFile.load(path))
-        }
-        let capture: WebcamCapture
-        do { capture = try WebcamCapture(.file(path)) } catch {
-            let detail = Self.detail(error, path)
-            throw ViewerError.sceneLoad(path: path, reason: "neither a PNG/JPEG picture nor a video FFmpeg can decode"
-                                        + (detail.hasPrefix("not a readable video or image") ? "" : " (\(detail))"))
-        }
-        if capture.frameCount == 1 {
-            var frame = RGBFrame()
-            guard (try? capture.read(into: &frame, timestamp: 0)) == true, frame.width > 0, frame.height > 0 else {
-                throw ViewerError.sceneLoad(path: path, reason: "no frame could be decoded")
-            }
-            let texture = Texture(width: frame.width, height: frame.height)
-            frame.pixels.withUnsafeBufferPointer { texture.update(rgb: $0.baseAddress!, rowBytes: frame.width * 3) }
-            return .picture(texture.image(level: 0))
-        }
-        do { return .video(try VideoTexture(path: path, playback: playback)) } catch {
-            throw ViewerError.sceneLoad(path: path, reason: "cannot play the video (\(Self.detail(error, path)))")
-        }
-    }
-
-    /// The native message without its leading "PATH: " (the error names the file already).
-    private static func detail(_ error: Error, _ path: String) -> String {
-        let m = "\(error)"
-        return m.hasPrefix(path + ": ") ? String(m.dropFirst(path.count + 2)) : m
     }
 }

@@ -1,3 +1,4 @@
+import Media
 import Foundation
 import Procedural
 import RenderCore

@@ -1,5 +1,6 @@
 // WebcamOptions — where the webcam tracker's frames come from and how faces are found, for
 // `track webcam` and `track calibrate`.
+import Media
 import ArgumentParser
 import WebcamTracking
 

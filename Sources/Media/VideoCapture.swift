@@ -1,4 +1,4 @@
-// WebcamCapture — a camera (V4L2) or a video/still file, through the native layer's OpenCV capture.
+// VideoCapture — a camera (V4L2) or a video/still file, through the native layer's OpenCV capture.
 import CWebcam
 import Foundation
 
@@ -14,7 +14,7 @@ public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
         guard let s, !s.isEmpty else { return .device(0) }
         let digits = s.hasPrefix("/dev/video") ? String(s.dropFirst(10)) : s
         guard let n = Int(digits), n >= 0, n < 1000 else {
-            throw WebcamError.capture("invalid webcam device '\(s)': expected an index (0) or /dev/videoN")
+            throw MediaError.capture("invalid webcam device '\(s)': expected an index (0) or /dev/videoN")
         }
         return .device(n)
     }
@@ -28,7 +28,7 @@ public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An open capture. One thread at a time (the capture thread, or the offline reader).
-public final class WebcamCapture: @unchecked Sendable {
+public final class VideoCapture: @unchecked Sendable {
     private let handle: OpaquePointer
     /// What was opened.
     public let source: CaptureSource
@@ -40,17 +40,17 @@ public final class WebcamCapture: @unchecked Sendable {
     public let width: Int, height: Int
     private var nextIndex = 0
 
-    /// Opens `source`; a camera is asked for 640×480. Throws `WebcamError.capture` with the
+    /// Opens `source`; a camera is asked for 640×480. Throws `MediaError.capture` with the
     /// native one-line message (missing device, unreadable file…), quickly: never waits for a camera.
     public init(_ source: CaptureSource) throws {
         self.source = source
-        let (h, message) = withErrorBuffer { err, len -> OpaquePointer? in
+        let (h, message) = withNativeErrorBuffer { err, len -> OpaquePointer? in
             switch source {
             case .device(let n): return sfw_capture_open_device(Int32(n), 640, 480, err, len)
             case .file(let path): return sfw_capture_open_file(path, err, len)
             }
         }
-        guard let h else { throw WebcamError.capture(message.isEmpty ? "\(source): cannot open" : message) }
+        guard let h else { throw MediaError.capture(message.isEmpty ? "\(source): cannot open" : message) }
         handle = h
         fps = sfw_capture_fps(h)
         frameCount = Int(sfw_capture_frame_count(h))
@@ -68,7 +68,7 @@ public final class WebcamCapture: @unchecked Sendable {
         while true {
             var w: Int32 = 0, h: Int32 = 0
             let capacity = frame.pixels.count
-            let (status, message) = withErrorBuffer { err, len in
+            let (status, message) = withNativeErrorBuffer { err, len in
                 frame.pixels.withUnsafeMutableBufferPointer { sfw_capture_read(handle, $0.baseAddress, Int32(capacity), &w, &h, err, len) }
             }
             if status == 1 {
@@ -82,13 +82,13 @@ public final class WebcamCapture: @unchecked Sendable {
                 frame.pixels = [UInt8](repeating: 0, count: needed)   // grow once, then read again
                 continue
             }
-            throw WebcamError.capture(message.isEmpty ? "\(source): read failed" : message)
+            throw MediaError.capture(message.isEmpty ? "\(source): read failed" : message)
         }
     }
 
     /// Restarts a file at its first frame (for looping).
     public func rewind() throws {
-        let (status, message) = withErrorBuffer { sfw_capture_rewind(handle, $0, $1) }
-        if status != 0 { throw WebcamError.capture(message) }
+        let (status, message) = withNativeErrorBuffer { sfw_capture_rewind(handle, $0, $1) }
+        if status != 0 { throw MediaError.capture(message) }
     }
 }

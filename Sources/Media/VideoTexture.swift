@@ -1,13 +1,13 @@
 // VideoTexture — a video file as a texture that follows the frame clock, decoded on its own thread.
 import Foundation
 import RenderCore
-import WebcamTracking
+
 
 /// A looping video file on a texture (a video wall of the cube room), in step with the frame
 /// clock: frame k of the clip is on `texture` from time `startTime + k / fps` until the next
 /// one is due, where `startTime` is the first time `advance(to:)` was given.
 ///
-/// Decoding (OpenCV/FFmpeg, through `WebcamCapture`) runs on the texture's own thread, started
+/// Decoding (OpenCV/FFmpeg, through `VideoCapture`) runs on the texture's own thread, started
 /// by the first `advance`; it keeps the frames due next decoded as RGB in a small pool of reused
 /// buffers (three: one being written, at most two ready). `advance` — called by the frame loop,
 /// between frames, through `Scene.advance(to:)` — picks the due frame and uploads it: RGB → the
@@ -60,13 +60,13 @@ public final class VideoTexture: @unchecked Sendable {
     private let decoder: VideoDecoder
     private var thread: Thread?
 
-    /// Opens `path` and puts its first frame on `texture`. Throws `WebcamError.capture` (a
+    /// Opens `path` and puts its first frame on `texture`. Throws `MediaError.capture` (a
     /// one-line message naming the file) when the file is missing or cannot be decoded.
     public init(path: String, playback: Playback = .realtime) throws {
-        let capture = try WebcamCapture(.file(path))
+        let capture = try VideoCapture(.file(path))
         var first = RGBFrame()
         guard try capture.read(into: &first, timestamp: 0), first.width > 0, first.height > 0 else {
-            throw WebcamError.capture("\(path): no video frame could be decoded")
+            throw MediaError.capture("\(path): no video frame could be decoded")
         }
         self.path = path
         self.playback = playback
@@ -159,7 +159,7 @@ final class VideoDecoder: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var shared: Shared
-    private let capture: WebcamCapture
+    private let capture: VideoCapture
     private let fps: Double
     private let width: Int, height: Int
     private let realtime: Bool
@@ -170,7 +170,7 @@ final class VideoDecoder: @unchecked Sendable {
     private var nextFrame = 1, filePosition = 1
     private var scratch = RGBFrame()
 
-    init(capture: WebcamCapture, fps: Double, width: Int, height: Int, frameCount: Int, realtime: Bool) {
+    init(capture: VideoCapture, fps: Double, width: Int, height: Int, frameCount: Int, realtime: Bool) {
         self.capture = capture; self.fps = fps; self.realtime = realtime
         self.width = width; self.height = height
         shared = Shared(frameCount: frameCount)
@@ -345,11 +345,11 @@ final class VideoDecoder: @unchecked Sendable {
                 if clip < filePosition { try capture.rewind(); filePosition = 0 }
                 if filePosition == clip { break }
                 if withLock({ $0.stopping }) { throw CancellationError() }   // a long skip ends with the texture
-                if try !readNext(&count, &learned) { throw WebcamError.capture("\(capture.source): no frames") }
+                if try !readNext(&count, &learned) { throw MediaError.capture("\(capture.source): no frames") }
             }
-            guard try readNext(&count, &learned) else { throw WebcamError.capture("\(capture.source): no frames") }
+            guard try readNext(&count, &learned) else { throw MediaError.capture("\(capture.source): no frames") }
             guard scratch.width == width && scratch.height == height else {
-                throw WebcamError.capture("\(capture.source): frame size changed from \(width)x\(height) to \(scratch.width)x\(scratch.height)")
+                throw MediaError.capture("\(capture.source): frame size changed from \(width)x\(height) to \(scratch.width)x\(scratch.height)")
             }
             nextFrame = target + 1
             return .success((filePosition - 1, learned))
