@@ -36,7 +36,7 @@ bench: deps
 sanitize: deps test-deps
 	$(SWIFT) build -c release --product splatframe
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	SDL_RENDER_DRIVER=software SPLATFRAME_SANITIZED=1 SPLATFRAME_CHILD_ASAN_OPTIONS=detect_leaks=0 \
+	SDL_RENDER_DRIVER=software SPLATFRAME_SANITIZED=1 SPLATFRAME_TEST_TIME_SCALE=4 SPLATFRAME_CHILD_ASAN_OPTIONS=detect_leaks=0 \
 	  LSAN_OPTIONS="suppressions=$(CURDIR)/Scripts/lsan.supp" \
 	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan

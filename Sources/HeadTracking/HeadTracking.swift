@@ -4,7 +4,7 @@
 // filtered (EMA, One Euro), calibrated into screen space (metres, origin at the screen
 // centre, x right, y up, +z toward the viewer).
 // Contract: sources run off the render thread and publish their newest sample through a
-// `Mutex`; reading the pose never blocks the frame loop.
+// `Locked` (Workers); reading the pose never blocks the frame loop.
 //
 // Data flow (one frame):  PoseSource.latest() → HeadTracker.update(sample:at:)
 //   → calibration (axis remap + offset) → movement scale / per-axis strength

@@ -1,6 +1,7 @@
 // VideoTexture — a video file as a texture that follows the frame clock, decoded on its own thread.
 import Foundation
 import RenderCore
+import Workers
 
 
 /// A looping video file on a texture (a video wall of the cube room), in step with the frame
@@ -58,7 +59,8 @@ public final class VideoTexture: @unchecked Sendable {
     static let exactTimeout = 30.0
 
     private let decoder: VideoDecoder
-    private var thread: Thread?
+    /// The decode thread (started by the first `advance`).
+    private let thread = BackgroundThread(name: "splatframe.video")
 
     /// Opens `path` and puts its first frame on `texture`. Throws `MediaError.capture` (a
     /// one-line message naming the file) when the file is missing or cannot be decoded.
@@ -79,8 +81,10 @@ public final class VideoTexture: @unchecked Sendable {
                                frameCount: capture.frameCount > 0 ? capture.frameCount : 0, realtime: playback == .realtime)
     }
 
+    /// Stops the decode loop and joins its thread (a frame being decoded finishes first).
     deinit {
         decoder.stop()
+        thread.stop(timeout: 5)
     }
 
     /// Frames in one loop of the clip: the container's count, corrected at the first end of file
@@ -121,11 +125,7 @@ public final class VideoTexture: @unchecked Sendable {
 
     private func startDecoding() {
         let decoder = self.decoder
-        decoder.willStart()
-        let t = Thread { decoder.run() }
-        t.name = "splatframe.video"
-        t.start()
-        thread = t
+        thread.start { decoder.run(); return false }
     }
 }
 
@@ -163,8 +163,6 @@ final class VideoDecoder: @unchecked Sendable {
     private let fps: Double
     private let width: Int, height: Int
     private let realtime: Bool
-    private let finished = DispatchSemaphore(value: 0)
-    private var running = false
     // Decode-thread state: the next frame the capture returns, as a frame number since playback
     // start and as a position in the file.
     private var nextFrame = 1, filePosition = 1
@@ -233,9 +231,6 @@ final class VideoDecoder: @unchecked Sendable {
 
     // MARK: The decode thread
 
-    /// Called before the thread starts, so that `stop` waits for it.
-    func willStart() { withLock { _ in running = true } }
-
     /// The decode loop: runs until `stop`.
     func run() {
         condition.lock()
@@ -276,19 +271,15 @@ final class VideoDecoder: @unchecked Sendable {
             }
             condition.broadcast()
         }
-        running = false
         condition.unlock()
-        finished.signal()
     }
 
-    /// Asks the thread to end and waits (bounded) for it.
+    /// Asks the decode loop to end (its thread is joined by the texture).
     func stop() {
         condition.lock()
         shared.stopping = true
-        let wasRunning = running
         condition.broadcast()
         condition.unlock()
-        if wasRunning { _ = finished.wait(timeout: .now() + 5) }
     }
 
     /// Whether `frame` is decoded, being shown, or ready (caller holds the lock).

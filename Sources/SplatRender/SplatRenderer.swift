@@ -11,9 +11,10 @@
 //               windows, or with AVX-512 4×4-pixel blocks held in registers; early stop
 // Work is split over a fixed `WorkerPool`; every buffer lives in the renderer and is reused,
 // so a steady state allocates nothing. Output bytes do not depend on the thread count.
+import Synchronization
 import Foundation
 import RenderCore
-import Synchronization
+import Workers
 
 /// Renders splats into a `Framebuffer` on the CPU with the 3DGS reference semantics
 /// (see `ReferenceSplatRenderer` in TestSupport for the contract, written out slowly).

@@ -1,5 +1,5 @@
-import RenderCore
 import Synchronization
+import RenderCore
 
 /// One draw's storage shared by all setup chunks: each chunk claims a contiguous run with
 /// an atomic cursor while the workers run, so chunks need no buffers of their own sized for

@@ -1,5 +1,6 @@
-import RenderCore
 import Synchronization
+import RenderCore
+import Workers
 
 /// Time spent in each stage of the last draw, in milliseconds, and triangle counts.
 public struct RasterStats: Sendable, Equatable {

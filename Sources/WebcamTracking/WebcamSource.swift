@@ -4,6 +4,7 @@ import Media
 import Foundation
 import HeadTracking
 import RenderCore
+import Workers
 
 /// Tracker figures for the HUD.
 public struct WebcamStatus: Sendable {
@@ -31,9 +32,8 @@ public final class WebcamSource: CameraTrackingSource {
     public let capture: VideoCapture
     private let pipeline: EyePipeline
     private let clock: ClockFunction
-    private let captureThread = WorkerThread(name: "splatframe.webcam.capture")
-    private let processThread = WorkerThread(name: "splatframe.webcam.process")
-    private let frameReady = DispatchSemaphore(value: 0)
+    private let captureThread = BackgroundThread(name: "splatframe.webcam.capture")
+    private let processThread = BackgroundThread(name: "splatframe.webcam.process")
 
     private struct Shared {
         var pending: RGBFrame?          // newest captured frame not yet processed
@@ -47,7 +47,7 @@ public final class WebcamSource: CameraTrackingSource {
         var calibrationResult: Result<CameraCalibrationResult, HeadTrackingError>?
         var newModel: PinholeEyeModel?  // a calibration result for the processing thread to apply
     }
-    private let shared: PThreadLocked<Shared>
+    private let shared: Locked<Shared>
     // Capture-thread state (only the capture thread touches it).
     private final class CaptureState: @unchecked Sendable { var frame = RGBFrame(); var start = 0.0; var fileFrames = 0 }
     private let captureState = CaptureState()
@@ -55,7 +55,7 @@ public final class WebcamSource: CameraTrackingSource {
     /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
     public init(capture: VideoCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
         self.capture = capture; self.pipeline = pipeline; self.clock = clock
-        shared = PThreadLocked(Shared(status: WebcamStatus(backend: pipeline.detector.backend.rawValue)))
+        shared = Locked(Shared(status: WebcamStatus(backend: pipeline.detector.backend.rawValue)))
     }
 
     public var name: String {
@@ -69,13 +69,12 @@ public final class WebcamSource: CameraTrackingSource {
 
     public func start() throws {
         captureState.start = clock()
-        captureThread.start { [self] in captureStep() }
-        processThread.start { [self] in processStep() }
+        captureThread.start(loop: { [self] in captureStep() })
+        processThread.start(loop: { [self] in processStep() })
     }
 
     public func stop() {
         captureThread.stop()
-        frameReady.signal()
         processThread.stop()
     }
 
@@ -99,7 +98,7 @@ public final class WebcamSource: CameraTrackingSource {
             // Play a file at its own frame rate: frame k is due at start + k / fps.
             let due = st.start + Double(st.fileFrames) / capture.fps
             let wait = due - clock()
-            if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 0.05)); if due - clock() > 0 { return } }
+            if wait > 0 { captureThread.pause(min(wait, 0.05)); if due - clock() > 0 { return } }
         }
         do {
             var frame = shared.withLock { s -> RGBFrame in
@@ -113,26 +112,24 @@ public final class WebcamSource: CameraTrackingSource {
             st.fileFrames += 1
             if !capture.isFile || capture.fps <= 0 { st.fileFrames = 0 }
             let now = clock()
-            shared.withLock { s in
+            shared.update { s in   // wakes the processing thread
                 if let old = s.pending { s.status.dropped += 1; s.spare = old }
                 s.pending = frame
                 s.status.captured += 1
                 Self.push(now, into: &s.captureStamps)
                 s.status.captureFPS = Self.rate(s.captureStamps)
             }
-            frameReady.signal()
-            if capture.isFile, capture.fps <= 0 { Thread.sleep(forTimeInterval: 1.0 / 30) }   // a still image: 30 Hz
+            if capture.isFile, capture.fps <= 0 { captureThread.pause(1.0 / 30) }   // a still image: 30 Hz
         } catch {
-            shared.withLock { $0.status.failure = "\(error)" }
+            shared.update { $0.status.failure = "\(error)" }
             captureThread.stop(timeout: 0)
-            frameReady.signal()
         }
     }
 
     // MARK: processing thread
 
     private func processStep() {
-        guard frameReady.wait(timeout: .now() + 0.1) == .success else { return }
+        guard shared.wait(until: { $0.pending != nil }, timeout: 0.1, { _, ready in ready }) else { return }
         if let m = shared.withLock({ s -> PinholeEyeModel? in let m = s.newModel; s.newModel = nil; return m }) { pipeline.model = m }
         guard let frame = shared.withLock({ s -> RGBFrame? in let f = s.pending; s.pending = nil; return f }) else { return }
         let observation: EyeObservation
@@ -213,18 +210,5 @@ public final class WebcamSource: CameraTrackingSource {
     private static func rate(_ stamps: [Double]) -> Double {
         guard stamps.count > 1, let f = stamps.first, let l = stamps.last, l > f else { return 0 }
         return Double(stamps.count - 1) / (l - f)
-    }
-}
-
-/// State behind a pthread mutex (`NSLock`). Used instead of `Synchronization.Mutex` here because
-/// ThreadSanitizer (make sanitize) understands pthread locks but not the futex-based `Mutex`,
-/// and reported this source's two threads racing inside `withLock`.
-final class PThreadLocked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock(); defer { lock.unlock() }
-        return try body(&value)
     }
 }

@@ -1,6 +1,6 @@
 // MouseSource — the cursor as a stand-in head (the default without a webcam).
 import RenderCore
-import Synchronization
+import Workers
 
 /// Maps the cursor over the window to an eye position: the window spans the physical
 /// screen, so the cursor at a window edge puts the eye over that screen edge, at a
@@ -14,7 +14,7 @@ public final class MouseSource: PoseSource {
     /// Allowed z range in metres.
     public let zRange: ClosedRange<Double>
     private let clock: ClockFunction
-    private let state: Mutex<Vec3d>
+    private let state: Locked<Vec3d>
 
     /// Creates a mouse source for a screen of `screenSize` metres (width, height), starting at
     /// the centre with z = `distance` metres (0.6 by default).
@@ -24,7 +24,7 @@ public final class MouseSource: PoseSource {
         self.metresPerNotch = metresPerNotch
         self.zRange = zRange
         self.clock = clock
-        self.state = Mutex(Vec3d(0, 0, distance))
+        self.state = Locked(Vec3d(0, 0, distance))
     }
 
     public var name: String { "mouse" }

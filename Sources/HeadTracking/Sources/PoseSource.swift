@@ -1,8 +1,8 @@
 // PoseSource — the protocol every head source implements.
 
 /// A producer of head samples. Implementations are `final class … : Sendable` with
-/// `Mutex`-guarded state; threaded sources run their own `Thread` between `start()` and `stop()`.
-/// `latest()` never blocks on the producer (a short `Mutex` critical section at most).
+/// `Locked` state (Workers); threaded sources run their own `Thread` between `start()` and `stop()`.
+/// `latest()` never blocks on the producer (a short critical section at most).
 public protocol PoseSource: AnyObject, Sendable {
     /// A short human-readable name for the HUD and logs, e.g. `udp:127.0.0.1:4242`.
     var name: String { get }

@@ -1,7 +1,7 @@
 // ReplaySource — plays a head-track log, in real time or sampled at given times.
 import RenderCore
 import Foundation
-import Synchronization
+import Workers
 
 /// Plays a `PoseLog` (already in screen space) with linear interpolation between samples,
 /// optionally looping, at a speed factor.
@@ -10,7 +10,7 @@ import Synchronization
 /// - **Deterministic** (bench, export, tests): call `sample(at:)` with the frame time; no
 ///   thread, no clock.
 /// - **Live** (window): `start()` spawns a thread that publishes `sample(at: clock() − start)`
-///   every `1/publishRate` seconds through a `Mutex`; `latest()` returns the newest.
+///   every `1/publishRate` seconds through a `Locked`; `latest()` returns the newest.
 public final class ReplaySource: PoseSource {
     /// The log, shifted to start at t = 0.
     public let log: PoseLog
@@ -21,8 +21,8 @@ public final class ReplaySource: PoseSource {
     /// Live publishing rate in Hz.
     public let publishRate: Double
     private let clock: ClockFunction
-    private let worker = WorkerThread(name: "splatframe.replay")
-    private let state = Mutex<(start: Double, latest: PoseSample?)>((0, nil))
+    private let worker = BackgroundThread(name: "splatframe.replay")
+    private let state = Locked<(start: Double, latest: PoseSample?)>((0, nil))
 
     /// Creates a replay of `log` (samples sorted by time; at least one).
     public init(log: PoseLog, speed: Double = 1, loop: Bool = false, publishRate: Double = 120,
@@ -73,14 +73,14 @@ public final class ReplaySource: PoseSource {
         guard !worker.isRunning else { return }
         state.withLock { $0 = (clock(), nil) }
         let period = 1 / publishRate
-        worker.start { [self] in
+        worker.start(loop: { [self] in
             let now = clock()
             let start = state.withLock { $0.start }
             var s = sample(at: now - start)
             s?.timestamp = now; s?.publishTime = now
             state.withLock { $0.latest = s }
-            Thread.sleep(forTimeInterval: period)
-        }
+            worker.pause(period)
+        })
     }
 
     public func stop() { worker.stop() }

@@ -1,9 +1,9 @@
 // UDPSource — opentrack's "UDP over network" output received on a POSIX UDP socket.
 import RenderCore
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import Workers
 #endif
 
 /// Counters for the HUD and tests: what arrived on the socket and what was dropped.
@@ -28,7 +28,7 @@ public struct UDPStatus: Equatable, Sendable {
 /// doubles x, y, z (centimetres) and yaw, pitch, roll (degrees). A background thread polls
 /// the socket (50 ms timeout, so `stop()` is prompt), drains every queued datagram, drops
 /// wrong-sized, non-finite and absurd ones (counted in `status()`), maps the newest good one
-/// into screen space with `mapping`, and publishes it through a `Mutex`.
+/// into screen space with `mapping`, and publishes it through a `Locked`.
 public final class UDPSource: PoseSource {
     /// Plausibility limits; a datagram exceeding any is dropped as absurd.
     public struct Limits: Sendable, Equatable {
@@ -53,9 +53,9 @@ public final class UDPSource: PoseSource {
     /// Plausibility limits.
     public let limits: Limits
     private let clock: ClockFunction
-    private let worker = WorkerThread(name: "splatframe.udp")
+    private let worker = BackgroundThread(name: "splatframe.udp")
     private struct State { var fd: Int32 = -1; var latest: PoseSample?; var status = UDPStatus() }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a receiver for `host`:`port` (not yet bound; call `start()`).
     public init(host: String = "127.0.0.1", port: UInt16 = UDPSource.defaultPort,
@@ -105,7 +105,7 @@ public final class UDPSource: PoseSource {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
         state.withLock { $0.fd = fd; $0.status.boundPort = UInt16(bigEndian: bound.sin_port) }
-        worker.start { [self] in pollOnce(fd: fd) }
+        worker.start(loop: { [self] in pollOnce(fd: fd) })
     }
 
     /// Stops the thread (bounded wait) and closes the socket.

@@ -4,6 +4,7 @@ import HeadTracking
 import RenderCore
 import Settings
 import SplatRender
+import Workers
 
 /// Where the eye is during a bench or export.
 public enum BenchmarkEye: Sendable {

@@ -3,6 +3,7 @@ import Foundation
 import HeadTracking
 import RenderCore
 import Settings
+import Workers
 
 /// Renders `scene` as seen along a head-track log, one frame per 1/fps seconds of the log,
 /// through `FrameDriver` and a `ReplayEyeSource`. Deterministic: frame i uses the replay sampled

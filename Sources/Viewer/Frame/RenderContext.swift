@@ -2,6 +2,7 @@
 import RenderCore
 import SplatRender
 import TriangleRaster
+import Workers
 
 /// The renderers a frame is drawn with, created once per session and reused.
 public final class RenderContext: @unchecked Sendable {

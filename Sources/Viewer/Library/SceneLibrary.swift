@@ -2,7 +2,7 @@
 // background thread (cache first, then rendering) while the grid polls their state.
 import Foundation
 import RenderCore
-import Synchronization
+import Workers
 
 /// The scenes of the library and their thumbnails.
 ///
@@ -70,7 +70,11 @@ public final class SceneLibrary: Sendable {
         var started = false, cancelled = false, paused = false
         var priority: Int?
     }
-    private let shared: Mutex<Shared>
+    private let shared: Locked<Shared>
+    /// Renders the thumbnails, one scene a step; holds the library only during a step.
+    private let thread = BackgroundThread(name: "splatframe.thumbnails")
+    /// Made by the first step; touched by the thread's steps only, one at a time.
+    nonisolated(unsafe) private var renderer: ThumbnailRenderer?
 
     /// A library of `entries` with `width`×`height` thumbnails (default 256×144), cached in
     /// `cache`, rendered on `threads` threads at `supersample`× the size.
@@ -79,11 +83,15 @@ public final class SceneLibrary: Sendable {
         self.entries = entries; self.cache = cache
         self.width = max(1, width); self.height = max(1, height)
         self.threads = max(1, threads); self.supersample = max(1, supersample)
-        shared = Mutex(Shared(thumbnails: Array(repeating: .pending, count: entries.count),
+        shared = Locked(Shared(thumbnails: Array(repeating: .pending, count: entries.count),
                               progress: Progress(total: entries.count)))
     }
 
-    deinit { cancel() }
+    /// Stops the thread after the scene being rendered (it may be the thread that lets go last).
+    deinit {
+        cancel()
+        thread.stop(timeout: 0)
+    }
 
     /// Starts the background thread (once; later calls do nothing).
     public func start() {
@@ -92,7 +100,7 @@ public final class SceneLibrary: Sendable {
             return !s.started
         }
         guard first else { return }
-        Thread.detachNewThread { [self] in work() }
+        thread.start { [weak self] in self?.step() ?? false }
     }
 
     /// Stops after the scene being rendered (a load cannot be interrupted midway).
@@ -132,57 +140,68 @@ public final class SceneLibrary: Sendable {
 
     // MARK: the background thread
 
-    private func work() {
-        // Cached thumbnails first: a second run shows the whole grid at once.
-        if let cache {
-            for (i, entry) in entries.enumerated() {
-                if shared.withLock({ $0.cancelled }) { return finish() }
-                let key = ThumbnailCache.key(for: entry, width: width, height: height)
-                if let (image, info) = cache.load(key: key, width: width, height: height) {
-                    update { s in
-                        s.thumbnails[i] = .ready(image, info)
-                        s.progress.cacheHits += 1
-                        s.progress.done += 1
-                    }
-                }
-            }
+    /// One step of the thread: the cached thumbnails first (a second run shows the whole grid
+    /// at once), then one scene rendered per step. False when nothing is left.
+    private func step() -> Bool {
+        guard let renderer else {
+            loadCached()
+            let r = ThumbnailRenderer(threads: threads)
+            r.supersample = supersample
+            renderer = r
+            return true
         }
-        let renderer = ThumbnailRenderer(threads: threads)
-        renderer.supersample = supersample
-        while let i = nextPending() {
-            let entry = entries[i]
-            update { $0.thumbnails[i] = .loading(fraction: 0) }
-            var lastReport = 0.0
-            do {
-                let (image, info) = try renderer.render(entry, width: width, height: height) { [self] done, total in
-                    guard total > 0 else { return }
-                    let f = min(1, Double(done) / Double(total))
-                    guard f - lastReport >= 0.02 || f >= 1 else { return }
-                    lastReport = f
-                    update { s in
-                        s.thumbnails[i] = .loading(fraction: f)
-                        s.progress.current = f
-                    }
-                }
-                // A cache that cannot be written costs a re-render next time, nothing more.
-                if let cache { try? cache.store(key: ThumbnailCache.key(for: entry, width: width, height: height), image: image, info: info) }
+        guard let i = nextPending() else { finish(); return false }
+        render(i, with: renderer)
+        return true
+    }
+
+    private func loadCached() {
+        guard let cache else { return }
+        for (i, entry) in entries.enumerated() {
+            if shared.withLock({ $0.cancelled }) { return }
+            let key = ThumbnailCache.key(for: entry, width: width, height: height)
+            if let (image, info) = cache.load(key: key, width: width, height: height) {
                 update { s in
                     s.thumbnails[i] = .ready(image, info)
-                    s.progress.rendered += 1
+                    s.progress.cacheHits += 1
+                    s.progress.done += 1
                 }
-            } catch {
-                let message = String(describing: error)
-                update { s in
-                    s.thumbnails[i] = .failed(message)
-                    s.progress.failed += 1
-                }
-            }
-            update { s in
-                s.progress.done += 1
-                s.progress.current = 0
             }
         }
-        finish()
+    }
+
+    private func render(_ i: Int, with renderer: ThumbnailRenderer) {
+        let entry = entries[i]
+        update { $0.thumbnails[i] = .loading(fraction: 0) }
+        var lastReport = 0.0
+        do {
+            let (image, info) = try renderer.render(entry, width: width, height: height) { [self] done, total in
+                guard total > 0 else { return }
+                let f = min(1, Double(done) / Double(total))
+                guard f - lastReport >= 0.02 || f >= 1 else { return }
+                lastReport = f
+                update { s in
+                    s.thumbnails[i] = .loading(fraction: f)
+                    s.progress.current = f
+                }
+            }
+            // A cache that cannot be written costs a re-render next time, nothing more.
+            if let cache { try? cache.store(key: ThumbnailCache.key(for: entry, width: width, height: height), image: image, info: info) }
+            update { s in
+                s.thumbnails[i] = .ready(image, info)
+                s.progress.rendered += 1
+            }
+        } catch {
+            let message = String(describing: error)
+            update { s in
+                s.thumbnails[i] = .failed(message)
+                s.progress.failed += 1
+            }
+        }
+        update { s in
+            s.progress.done += 1
+            s.progress.current = 0
+        }
     }
 
     private func finish() { update { $0.progress.finished = true } }
@@ -204,7 +223,11 @@ public final class SceneLibrary: Sendable {
                 if let p = s.priority, case .pending = s.thumbnails[p] { s.priority = nil; return (p, false) }
                 return (s.thumbnails.firstIndex { if case .pending = $0 { return true } else { return false } }, false)
             }
-            if paused { usleep(50_000); continue }
+            if paused {
+                if thread.isStopping { return nil }
+                thread.pause(0.05)
+                continue
+            }
             return next
         }
     }

@@ -2,6 +2,7 @@
 // behind a screen of the thumbnail's aspect and seen from the neutral eye.
 import Foundation
 import RenderCore
+import Workers
 
 /// Renders thumbnails with our renderers through `FrameDriver` (no display). Not thread-safe:
 /// one renderer per thread (it keeps its `RenderContext`).

@@ -4,6 +4,7 @@ import Foundation
 import RenderCore
 import SceneIO
 import SplatRender
+import Workers
 
 /// Loads and caches the chunks of a `StreamedSOG`.
 ///
@@ -54,8 +55,9 @@ final class LODChunkStore: @unchecked Sendable {
     }
     private let condition = NSCondition()
     private var shared: Shared
-    private var thread: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    /// The loader thread (`.realtime`), started on the first request for a missing chunk.
+    private let thread = BackgroundThread(name: "splatframe.lod")
+    private var started = false
 
     init(sog: StreamedSOG, cacheBytes: Int, realtime: Bool) {
         self.sog = sog
@@ -202,13 +204,12 @@ final class LODChunkStore: @unchecked Sendable {
         }
     }
 
-    /// Starts the loader thread on first need (lock held).
+    /// Starts the loader thread on first need (lock held). The thread holds the store until its
+    /// loop ends: `stop` (from the scene's deinit) ends it.
     private func startIfNeeded() {
-        guard thread == nil, !shared.stopping else { return }
-        let t = Thread { [self] in run() }
-        t.name = "splatframe.lod"
-        thread = t
-        t.start()
+        guard !started, !shared.stopping else { return }
+        started = true
+        thread.start { [self] in run(); return false }
     }
 
     /// The loader loop: the first requested chunk neither loaded nor failed, one at a time.
@@ -224,11 +225,7 @@ final class LODChunkStore: @unchecked Sendable {
             decodeAndInsert(c)
             condition.lock()
         }
-        // The Thread object keeps its closure (and so this store) alive: let go of it, or the
-        // store, its thread and every decoded chunk would outlive the scene.
-        thread = nil
         condition.unlock()
-        finished.signal()
     }
 
     /// Ends the loader thread. Without `wait` it returns at once: a chunk being decoded finishes
@@ -237,9 +234,8 @@ final class LODChunkStore: @unchecked Sendable {
     func stop(wait: Bool = false) {
         condition.lock()
         shared.stopping = true
-        let running = thread != nil
         condition.broadcast()
         condition.unlock()
-        if running && wait { _ = finished.wait(timeout: .now() + 30) }
+        thread.stop(timeout: wait ? 30 : 0)
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import RenderCore
 import Settings
 import Viewer
+import Workers
 
 /// `--threads T`: render threads (window, render, bench, export, library).
 struct ThreadsOption: ParsableArguments {

@@ -5,6 +5,7 @@ import CSDL2
 import Foundation
 import RenderCore
 import Viewer
+import Workers
 
 /// The grid over a `SceneLibrary`. Frame loop only (not thread-safe).
 ///

@@ -2,8 +2,8 @@
 // while the window keeps rendering the current scene.
 import Foundation
 import RenderCore
-import Synchronization
 import Viewer
+import Workers
 
 /// One background load. The frame loop polls `state()` every frame: progress while loading,
 /// then the scene or the error (shown in the window; the window never exits for it).
@@ -15,13 +15,14 @@ final class SceneDropLoader: @unchecked Sendable {
     }
 
     let path: String
-    private let lock = NSLock()
-    private var current: State = .loading(fraction: 0)
+    private let current = Locked<State>(.loading(fraction: 0))
+    /// The loading thread: one step, the whole load (a load cannot be interrupted midway).
+    private let thread = BackgroundThread(name: "splatframe.drop")
 
     /// Starts loading `path` for a screen of `screen` with `options` (placement, room…).
     init(path: String, screen: ScreenGeometry, options: SceneLoader.ModelOptions) {
         self.path = path
-        Thread.detachNewThread { [self] in
+        thread.start { [self] in
             do {
                 let source = try SceneSource.resolve(path)
                 let loader = try SceneLoader(source: source, options: options) { done, total in
@@ -33,13 +34,14 @@ final class SceneDropLoader: @unchecked Sendable {
             } catch {
                 set(.failed("\(error)"))
             }
+            return false
         }
     }
 
-    private func set(_ s: State) { lock.lock(); current = s; lock.unlock() }
+    private func set(_ s: State) { current.withLock { $0 = s } }
 
     /// The load's state now.
-    func state() -> State { lock.lock(); defer { lock.unlock() }; return current }
+    func state() -> State { current.withLock { $0 } }
 
     /// Draws a progress bar across the bottom of the frame.
     static func drawProgress(_ fraction: Double, name: String, into fb: Framebuffer, text: WindowText) {

@@ -1,5 +1,6 @@
 // ScreenshotWriter — F12: the current frame (without the HUD) as a PNG, written off the frame loop.
 import Foundation
+import Workers
 import ImageIO
 import RenderCore
 
@@ -32,7 +33,8 @@ enum ScreenshotWriter {
     static func save(_ image: RGBAImage, done: @escaping @Sendable (Result<String, Error>) -> Void) {
         let dir = directory()
         let path = dir + "/" + fileName()
-        Thread.detachNewThread {
+        // The thread object lives as long as its one step runs.
+        BackgroundThread(name: "splatframe.screenshot").start {
             do {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 // Written under a temporary name and renamed, so nobody sees a half-written PNG.
@@ -43,14 +45,14 @@ enum ScreenshotWriter {
             } catch {
                 done(.failure(error))
             }
+            return false
         }
     }
 }
 
 /// A one-slot, thread-safe message from background work to the frame loop.
-final class MessageBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var text: String?
-    func post(_ s: String) { lock.lock(); text = s; lock.unlock() }
-    func take() -> String? { lock.lock(); defer { lock.unlock() }; let t = text; text = nil; return t }
+final class MessageBox: Sendable {
+    private let text = Locked<String?>(nil)
+    func post(_ s: String) { text.withLock { $0 = s } }
+    func take() -> String? { text.withLock { t in defer { t = nil }; return t } }
 }

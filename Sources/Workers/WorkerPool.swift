@@ -1,7 +1,7 @@
 // WorkerPool — a fixed set of real threads that run one fork-join job at a time.
 //
-// The calling thread is worker 0; `threads − 1` Foundation threads (pthreads) sleep on a
-// condition variable between jobs, so a frame's stages cost a wake-up each, not a thread
+// The calling thread is worker 0; `threads − 1` background threads (`BackgroundThread`) sleep on
+// a condition variable between jobs, so a frame's stages cost a wake-up each, not a thread
 // start. A job is a context object plus a capture-free function value: handing it over
 // allocates nothing (a non-escaping closure would need `withoutActuallyEscaping`, which
 // allocates a verification box per call).
@@ -18,20 +18,25 @@ public enum CoreCount {
 public final class WorkerPool<Context: AnyObject>: @unchecked Sendable {
     /// Number of workers, including the calling thread.
     public let count: Int
-    private let state = State()
+    private let state: State
+    private let helpers: [BackgroundThread]
 
     /// Starts `threads − 1` helper threads (at least one worker in total).
     public init(threads: Int) {
         count = max(1, threads)
-        for w in 1..<max(1, count) {
-            let s = state
-            let t = Thread { s.workerLoop(index: w) }
-            t.name = "splat-worker-\(w)"
-            t.start()
+        state = State(workers: count)
+        helpers = (1..<max(1, count)).map { BackgroundThread(name: "splat-worker-\($0)") }
+        for (i, helper) in helpers.enumerated() {
+            let s = state, index = i + 1
+            helper.start { s.workerStep(index: index) }
         }
     }
 
-    deinit { state.stop() }
+    /// Stops the helpers and joins them (they are asleep between jobs: this is immediate).
+    deinit {
+        state.stop()
+        for h in helpers { h.stop() }
+    }
 
     /// Runs `job(context, worker)` once on every worker (0 on the calling thread) and returns
     /// when all have finished. `context` is not retained; it must outlive the call.
@@ -69,21 +74,26 @@ public final class WorkerPool<Context: AnyObject>: @unchecked Sendable {
             cond.lock(); stopping = true; cond.broadcast(); cond.unlock()
         }
 
-        func workerLoop(index: Int) {
-            var seen = 0
-            while true {
-                cond.lock()
-                while generation == seen && !stopping { cond.wait() }
-                if stopping { cond.unlock(); return }
-                seen = generation
-                let c = context, j = job
-                cond.unlock()
-                if let c, let j { j(c.takeUnretainedValue(), index) }
-                cond.lock()
-                pending -= 1
-                if pending == 0 { cond.broadcast() }
-                cond.unlock()
-            }
+        /// The generation each worker last ran (index 1…), under the lock.
+        private var seen: [Int]
+
+        init(workers: Int) { seen = [Int](repeating: 0, count: workers) }
+
+        /// One job on helper `index`: waits for the next generation; false once stopping.
+        func workerStep(index: Int) -> Bool {
+            cond.lock()
+            let last = seen[index]
+            while generation == last && !stopping { cond.wait() }
+            if stopping { cond.unlock(); return false }
+            seen[index] = generation
+            let c = context, j = job
+            cond.unlock()
+            if let c, let j { j(c.takeUnretainedValue(), index) }
+            cond.lock()
+            pending -= 1
+            if pending == 0 { cond.broadcast() }
+            cond.unlock()
+            return true
         }
     }
 }

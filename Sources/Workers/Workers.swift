@@ -1,0 +1,12 @@
+// Workers — every thread the program starts, and the one lock they share.
+//
+// Job: `BackgroundThread`, a named thread that runs a loop until stopped and is joined with a
+// bounded wait (pose sources, the webcam, video walls, streamed chunks, thumbnails, drops,
+// screenshots); `WorkerPool`, the renderers' fork-join pool, whose helpers are background
+// threads too; `Locked`, state behind a pthread mutex with a condition to wait on. One lock
+// kind everywhere: ThreadSanitizer (`make sanitize`) sees pthread mutexes, not the futex of
+// `Synchronization.Mutex`.
+//
+// Contract: a thread never outlives its owner unseen — owners stop (and join) their threads
+// when they go; a thread's body holds no strong reference to the object that owns it (or the
+// owner stops it explicitly before letting go).
