@@ -27,15 +27,23 @@ public enum WebcamSourceFactory {
         }
     }
 
-    /// A maker for `HeadTrackingSession(camera:)`: opens the capture, creates the best
-    /// detector (MediaPipe, else Haar — `notice` hears about the fall-back) and returns the
-    /// source, not yet started.
+    /// The frame → eye-point pipeline, assembled in this one place for the window, `track webcam`
+    /// and `track calibrate`: the best detector (MediaPipe, else Haar — `notice` hears about the
+    /// fall-back, once) and the pinhole model the config implies.
+    public static func pipeline(config: ConfigFile?, settings: EffectiveTrackingSettings, models: WebcamModels = .locate(),
+                                prefer: DetectorBackend? = nil, notice: (String) -> Void) throws -> EyePipeline {
+        let detector = try FaceDetector.best(models: models, prefer: prefer, notice: notice)
+        return EyePipeline(detector: detector, model: model(config: config, settings: settings))
+    }
+
+    /// A maker for `HeadTrackingSession(camera:)`: opens the capture, assembles the pipeline and
+    /// returns the source, not yet started.
     public static func maker(config: ConfigFile?, models: WebcamModels = .locate(), prefer: DetectorBackend? = nil,
                              notice: @escaping (String) -> Void) -> CameraSourceMaker {
         { spec, settings in
             let capture = try VideoCapture(try captureSource(spec))
-            let detector = try FaceDetector.best(models: models, prefer: prefer, notice: notice)
-            return WebcamSource(capture: capture, pipeline: EyePipeline(detector: detector, model: model(config: config, settings: settings)))
+            return WebcamSource(capture: capture, pipeline: try pipeline(config: config, settings: settings, models: models,
+                                                                         prefer: prefer, notice: notice))
         }
     }
 

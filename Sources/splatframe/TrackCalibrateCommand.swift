@@ -30,11 +30,11 @@ struct TrackCalibrateCommand: ParsableCommand {
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: HeadTrackingOptions(),
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
         let capture = try VideoCapture(input.capture)
-        let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
+        let pipeline = try WebcamSourceFactory.pipeline(config: config.file, settings: settings,
+                                                        models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }
-        let model = WebcamSourceFactory.model(config: config.file, settings: settings)
-        let pipeline = EyePipeline(detector: detector, model: model)
+        let model = pipeline.model
         FileHandle.standardError.write(Data(String(format: "calibrating: sit centred, %.2f m from the camera, for %.0f s…\n", distance, seconds).utf8))
         var observations: [EyeObservation] = []
         var frame = RGBFrame()

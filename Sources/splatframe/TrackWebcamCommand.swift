@@ -39,10 +39,11 @@ struct TrackWebcamCommand: ParsableCommand {
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: options,
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
         let capture = try VideoCapture(input.capture)
-        let detector = try FaceDetector.best(models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
+        let pipeline = try WebcamSourceFactory.pipeline(config: config.file, settings: settings,
+                                                        models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }
-        let pipeline = EyePipeline(detector: detector, model: WebcamSourceFactory.model(config: config.file, settings: settings))
+        let detector = pipeline.detector
         let tracker = HeadTracker(source: FixedSource(eye: settings.geometry.neutralEye), settings: settings.trackerSettings)
         let recorder = try out.map {
             try PoseRecorder(path: $0, comment: ["splatframe track webcam: \(capture.source), detector \(detector.backend.rawValue), filter \(settings.filter.value)"])

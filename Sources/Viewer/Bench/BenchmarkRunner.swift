@@ -126,10 +126,8 @@ public enum BenchmarkRunner {
         var visibleSplats = [Double](repeating: 0, count: n), tilePairs = [Double](repeating: 0, count: n)
         var splatWork: [(Double, Double)] = []
         var stageScratch = [[Double]]()
-        // Scenes with video walls report their per-frame upload (Scene.advance) as a stage too.
-        let advances = (scene as? MeshScene).map { !$0.videos.isEmpty } ?? false
-        // Streamed SOGs report their level-of-detail step (choose, step, request, re-assembly).
-        let lods = scene is LODSplatScene
+        // The scene's own stages (video walls' upload, a streamed SOG's level-of-detail step).
+        let ownStages = scene.ownStages
 
         for rep in 0..<max(1, config.repeats) {
             progress?("repeat \(rep + 1)/\(max(1, config.repeats))")
@@ -140,7 +138,7 @@ public enum BenchmarkRunner {
                 let record = driver.renderFrame(from: source, index: i)
                 let a1 = AllocationCounter.snapshot()
                 if i == 0 && rep == 0 {
-                    stageNames = stageList(record.stats) + (advances ? ["advance"] : []) + (lods ? ["lod"] : [])
+                    stageNames = stageList(record.stats) + ownStages.map(\.rawValue)
                     stageScratch = stageNames.map { _ in [Double](repeating: 0, count: n) }
                     stageSamples = stageNames.map { _ in [] }
                 }
@@ -153,8 +151,9 @@ public enum BenchmarkRunner {
                 fillStages(record.stats, into: &stageScratch, at: k)
                 visibleSplats[k] = Double(record.stats.splat?.visibleSplats ?? 0)
                 tilePairs[k] = Double(record.stats.splat?.tileSplatPairs ?? 0)
-                if advances { stageScratch[stageScratch.count - (lods ? 2 : 1)][k] = record.stats.advanceMs }
-                if lods { stageScratch[stageScratch.count - 1][k] = record.stats.lodMs }
+                for (j, stage) in ownStages.enumerated() {
+                    stageScratch[stageScratch.count - ownStages.count + j][k] = stage.ms(record.stats)
+                }
             }
             allTimes += times
             runs.append(FrameStatistics(times))

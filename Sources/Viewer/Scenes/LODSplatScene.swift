@@ -43,18 +43,11 @@ public struct LODOptions: Sendable, Equatable {
 /// `.frameExact` (render, bench, export): the chunks a frame needs are decoded on the frame's own
 /// thread before it is drawn, and the first frame shows the wanted levels at once — so a frame
 /// depends on the eye path alone. Later frames still step one level per frame.
-public final class LODSplatScene: Scene {
+public final class LODSplatScene: PlacedModelScene {
     public let name: String
     public let sog: StreamedSOG
-    /// The automatic fit (robust bounds into the box).
-    public let fit: SceneFit
-    public var modelPlacement: Placement
-    /// Drawn in the file's own coordinates (camera JSON mode): no fit, no placement.
-    public var ownCoordinates = false
-    public let room: TriangleMesh?
-    public var background = Vec3(0, 0, 0)
-    /// Splats: Mip-Splatting-style opacity compensation.
-    public var antialias = false
+    /// Where the capture sits: fit, placement, camera-JSON mode, room, background, antialiasing.
+    public var model: PlacedModel
     public var options: LODOptions
     public let selector: LODSelector
     let store: LODChunkStore
@@ -87,7 +80,8 @@ public final class LODSplatScene: Scene {
     /// window); otherwise chunks load on the frame's thread (deterministic frames).
     public init(name: String, sog: StreamedSOG, fit: SceneFit, placement: Placement, room: TriangleMesh? = nil,
                 options: LODOptions = LODOptions(), realtime: Bool) {
-        self.name = name; self.sog = sog; self.fit = fit; modelPlacement = placement; self.room = room
+        self.name = name; self.sog = sog
+        model = PlacedModel(fit: fit, placement: placement, room: room)
         self.options = options
         selector = LODSelector(sog)
         selector.pixelThreshold = options.pixelThreshold
@@ -112,14 +106,6 @@ public final class LODSplatScene: Scene {
     /// Splats drawn by the last frame.
     public var primitiveCount: Int { selector.shownSplats }
 
-    public var placement: Placement? {
-        get { modelPlacement }
-        set { if let newValue { modelPlacement = newValue } }
-    }
-
-    /// Model → screen-space matrix currently in effect.
-    public var modelMatrix: Matrix4 { ownCoordinates ? .identity : fit.modelMatrix(modelPlacement) }
-
     public func advance(to time: Double) {
         advanced = true
         stepPending = true
@@ -127,11 +113,7 @@ public final class LODSplatScene: Scene {
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
         let t0 = MonotonicClock.now()
-        var stats = context.beginFrame(target, background: background, room: room, camera: camera,
-                                       splatsCoverTarget: context.splats.writesDepth)
-        // The renderer works in the model's own frame: fold the placement into the view.
-        var cam = camera
-        cam.view = camera.view * modelMatrix
+        var (stats, cam) = model.beginFrame(target, camera: camera, context: context, splatsCoverTarget: context.splats.writesDepth)
         if stepPending || !advanced {
             let t = MonotonicClock.now()
             update(camera: cam)
@@ -248,6 +230,9 @@ public final class LODSplatScene: Scene {
     /// A line for the window's HUD while the scene streams in or when chunks are missing; nil when
     /// there is nothing to say. E.g. `LOD: loading 0_0/meta.json — 38 % of 372,000 wanted splats shown
     /// (1 chunk pending) · 1 chunk unavailable: 4_0/meta.json`.
+    /// The level-of-detail step (choose, step, request, re-assemble) is a stage of its own.
+    public var ownStages: [SceneStage] { [.lod] }
+
     public var statusLine: String? {
         var parts: [String] = []
         if !isSettled {

@@ -14,6 +14,9 @@ public final class MeshScene: Scene {
     /// Videos on the meshes' textures (the room's video walls), advanced with the frame clock.
     public var videos: [VideoTexture] = []
 
+    /// Video walls upload their due frames each frame: a stage of its own.
+    public var ownStages: [SceneStage] { videos.isEmpty ? [] : [.advance] }
+
     /// A scene of meshes.
     public init(name: String, items: [(mesh: TriangleMesh, placement: Matrix4, settings: RasterSettings)],
                 background: Vec3 = Vec3(0, 0, 0)) {

@@ -40,6 +40,26 @@ public protocol Scene: AnyObject {
     /// unavailable: 4_0/meta.json`); nil when there is nothing to say. Cheap enough to read once a frame
     /// (it builds a string: not on allocation-free paths). The default is nil.
     var statusLine: String? { get }
+    /// The stage columns of its own a scene reports beside the renderers' (`FrameStats`): `advance`
+    /// (video walls' per-frame upload), `lod` (a streamed SOG's level-of-detail step). The bench
+    /// shows them. The default is none.
+    var ownStages: [SceneStage] { get }
+}
+
+/// A stage of a frame's cost that belongs to the scene rather than to a renderer.
+public enum SceneStage: String, Sendable {
+    /// `Scene.advance`: video walls uploading their due frames (`FrameStats.advanceMs`).
+    case advance
+    /// A streamed SOG choosing, stepping, requesting and re-assembling levels (`FrameStats.lodMs`).
+    case lod
+
+    /// This stage's time in a frame's statistics (ms).
+    public func ms(_ stats: FrameStats) -> Double {
+        switch self {
+        case .advance: return stats.advanceMs
+        case .lod: return stats.lodMs
+        }
+    }
 }
 
 extension Scene {
@@ -47,4 +67,6 @@ extension Scene {
     public func advance(to time: Double) {}
     /// Nothing to report.
     public var statusLine: String? { nil }
+    /// No stages of its own.
+    public var ownStages: [SceneStage] { [] }
 }
