@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
 // Module graph (dependencies point one way, top to bottom):
-//   RenderCore ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural ← Viewer ← splatframe
+//   RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
+//     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
 import Foundation
 import PackageDescription
 
@@ -69,10 +70,15 @@ let package = Package(
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "Workers", "CWebcam"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
-                               "HeadTracking", "Settings", "Procedural", "Media", "Workers", "CAllocationCounter"],
+                               "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
                 swiftSettings: fast),
+        // Headless frame-time measurement; a replay rendered to frames; the scene library's files and thumbnails.
+        .target(name: "Bench", dependencies: ["Viewer", "RenderCore", "SplatRender", "HeadTracking", "Settings", "Workers", "CAllocationCounter"],
+                swiftSettings: fast),
+        .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
+        .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers"]),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "SceneIO", "HeadTracking", "WebcamTracking", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
+                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "HeadTracking", "WebcamTracking", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 
@@ -87,9 +93,9 @@ let package = Package(
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),
-        .testTarget(name: "BenchTests", dependencies: ["Viewer", "HeadTracking", "Settings", "TestSupport"], exclude: ["Fixtures"],
+        .testTarget(name: "BenchTests", dependencies: ["Viewer", "Bench", "Export", "HeadTracking", "Settings", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: simdFlags),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO"]),
         .testTarget(name: "DocumentationTests"),

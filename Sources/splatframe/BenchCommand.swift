@@ -5,6 +5,7 @@ import ImageIO
 import RenderCore
 import SplatRender
 import Viewer
+import Bench
 
 /// `splatframe bench SCENE [--track LOG | --camera CAM.json] [--size WxH] [--threads T]
 /// [--frames N] [--warmup M] [--repeat R] [--json OUT] [--compare OLD.json] [--sweep P=V,…]`.

@@ -3,6 +3,8 @@ import ArgumentParser
 import Foundation
 import RenderCore
 import Viewer
+import Bench
+import Export
 
 /// `splatframe export SCENE --track LOG --out DIR|FILE.mp4 [--fps 30] [--size WxH]`.
 struct ExportCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import RenderCore
 import Viewer
+import Library
 
 /// `splatframe library [DIR…]`.
 struct LibraryCommand: ParsableCommand {

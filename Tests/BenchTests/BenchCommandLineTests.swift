@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 import Viewer
+import Bench
 
 @Suite("bench and export command lines")
 struct BenchCommandLineTests {

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import Viewer
+import Bench
 
 @Suite("Bench JSON schema")
 struct BenchSchemaTests {

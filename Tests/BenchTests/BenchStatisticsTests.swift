@@ -1,6 +1,7 @@
 // Bench statistics on known inputs: percentiles, spread, counts and sweep parsing.
 import Testing
 import Viewer
+import Bench
 
 @Suite("Bench statistics")
 struct BenchStatisticsTests {

@@ -3,6 +3,8 @@ import Foundation
 import RenderCore
 import Testing
 import Viewer
+import Bench
+import Export
 
 @Suite("Replay determinism and measurement plumbing")
 struct DeterminismTests {

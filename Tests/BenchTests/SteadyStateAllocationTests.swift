@@ -4,6 +4,7 @@ import RenderCore
 import TestSupport
 import Testing
 import Viewer
+import Bench
 
 /// Renderers reuse their memory: once warmed up, a frame allocates nothing (counted by the
 /// bench's malloc interposer, all threads). This is a property of optimised code — debug

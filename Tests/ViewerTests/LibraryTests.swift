@@ -7,6 +7,7 @@ import RenderCore
 import SceneIO
 import TestSupport
 @testable import Viewer
+@testable import Library
 
 /// Library tests share temporary folders only with themselves.
 @Suite("scene library")

@@ -7,6 +7,7 @@ import RenderCore
 import Testing
 import TestSupport
 @testable import Viewer
+import Bench
 
 
 @Suite("video walls", .enabled(if: TestData.isAvailable, TestData.skipMessage))

@@ -3,6 +3,7 @@
 // overlay, `--help` and README's controls table are printed from it (a test holds README to it).
 import CSDL2
 import Viewer
+import Library
 
 /// The window's screens: what is shown and what input means.
 enum ScreenKind: Hashable, CaseIterable {

@@ -6,6 +6,7 @@ import Foundation
 import RenderCore
 import Viewer
 import Workers
+import Library
 
 /// The grid over a `SceneLibrary`. Frame loop only (not thread-safe).
 ///

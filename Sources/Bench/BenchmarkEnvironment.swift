@@ -1,4 +1,5 @@
 // BenchmarkEnvironment — facts about the machine and build recorded with every result.
+import Viewer
 import Foundation
 
 /// Build configuration, CPU model, peak memory and timestamps for bench results.

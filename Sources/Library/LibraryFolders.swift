@@ -1,5 +1,6 @@
 // LibraryFolders — where the library looks by default (the bundled Scenes/ and the user's data
 // folder) and where it caches thumbnails, following the XDG base-directory rules.
+import Viewer
 import Foundation
 
 /// Default folders of the scene library.

@@ -1,5 +1,6 @@
 // LibraryScanner — finds the scenes in the library's folders: every file we read, SOG folders,
 // our scene JSON; the folder itself and one level of subfolders.
+import Viewer
 import Foundation
 
 /// Finds scene files. Rules, per folder named:

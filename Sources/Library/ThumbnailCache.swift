@@ -1,5 +1,6 @@
 // ThumbnailCache — rendered thumbnails on disk, keyed by the scene's path, the thumbnail size
 // and the file's modification time and size, so a changed file is rendered again.
+import Viewer
 import Foundation
 import ImageIO
 import RenderCore

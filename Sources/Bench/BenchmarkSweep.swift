@@ -1,4 +1,5 @@
 // BenchmarkSweep — `--sweep splats=…|size=…|threads=…|kernel=…`: one configuration per point.
+import Viewer
 import Foundation
 import SplatRender
 

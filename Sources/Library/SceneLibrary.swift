@@ -1,5 +1,6 @@
 // SceneLibrary — the library's model: the scenes found, and their thumbnails, made on a
 // background thread (cache first, then rendering) while the grid polls their state.
+import Viewer
 import Foundation
 import RenderCore
 import Workers

@@ -1,4 +1,5 @@
 // ReplayExporter — renders a head-track replay frame by frame (PNG sequence or video frames).
+import Viewer
 import Foundation
 import HeadTracking
 import RenderCore

@@ -1,4 +1,5 @@
 // AllocationCounter — process-wide heap allocation counts from the CAllocationCounter shim.
+import Viewer
 import CAllocationCounter
 
 /// Counts of heap allocations made by every thread of the process since it started, read

@@ -1,4 +1,5 @@
 // BenchmarkResult — the machine-readable record of `splatframe bench` (schema "splatframe-bench" v1).
+import Viewer
 import Foundation
 
 /// One bench file: one result for a plain run, one per point for a sweep. Written with

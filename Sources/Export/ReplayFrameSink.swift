@@ -1,4 +1,5 @@
 // ReplayFrameSink — where exported frames go: a PNG sequence or an ffmpeg pipe.
+import Viewer
 import Foundation
 import ImageIO
 import RenderCore

@@ -1,5 +1,6 @@
 // ThumbnailRenderer — one scene drawn headless, small, the way `open` shows it first: placed
 // behind a screen of the thumbnail's aspect and seen from the neutral eye.
+import Viewer
 import Foundation
 import RenderCore
 import Workers

@@ -1,5 +1,6 @@
 // LibraryEntry — one scene the library found: where it is, what it looks like from outside
 // (name, format guessed from the name), and the stamp that says when it changed.
+import Viewer
 import Foundation
 
 /// One scene file (or SOG folder) in the library.

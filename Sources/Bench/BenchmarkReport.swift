@@ -1,4 +1,5 @@
 // BenchmarkReport — human tables, `--compare` ratios and sweep tables/CSV from bench results.
+import Viewer
 import Foundation
 
 /// Formats bench results for people (tables) and spreadsheets (CSV).
