@@ -147,6 +147,8 @@ final class FuzzLog: @unchecked Sendable {
     private let lock = NSLock()
     private var perCommand: [String: (runs: Int, reached: Int, ok: Int, errors: Int)] = [:]
     private(set) var failures: [String] = []
+    /// Failures by kind ("killed by signal 6", "hung", "exit 2 with 0 error lines"…), with the runs.
+    private var kinds: [String: [String]] = [:]
     private(set) var total = 0
 
     func add(index: Int, command: String, arguments: [String], outcome: FuzzRun) {
@@ -159,7 +161,10 @@ final class FuzzLog: @unchecked Sendable {
         perCommand[command] = c
         if let why = outcome.failure {
             let quoted = arguments.map { $0.isEmpty || $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
-            failures.append("run \(index): splatframe \(quoted): \(why) — \(outcome)")
+            // Signals, traps and hangs first: they are what the fuzz is for.
+            let line = "run \(index): splatframe \(quoted): \(why) — \(outcome)"
+            if why.hasPrefix("exit 2 with") { failures.append(line) } else { failures.insert(line, at: 0) }
+            kinds[why, default: []].append("splatframe \(quoted)")
         }
     }
 
@@ -170,6 +175,9 @@ final class FuzzLog: @unchecked Sendable {
         for (name, c) in perCommand.sorted(by: { $0.key < $1.key }) {
             s += name.padding(toLength: 16, withPad: " ", startingAt: 0)
                 + String(format: "%6d  %13d  %6d  %6d\n", c.runs, c.reached, c.ok, c.errors)
+        }
+        for (why, runs) in kinds.sorted(by: { $0.key < $1.key }) {
+            s += "\(runs.count) × \(why), e.g. " + runs.prefix(3).joined(separator: " | ") + "\n"
         }
         return s
     }

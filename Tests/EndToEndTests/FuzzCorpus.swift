@@ -63,11 +63,14 @@ struct FuzzCorpus {
         return u
     }
 
+    /// Values that are wrong for almost every option.
+    static let hostile = ["nan", "NaN", "inf", "-inf", "1e300", "-1e300", "2147483648", "-2147483649", "9223372036854775808",
+                          "-1", "0", "", " ", "abc", "1,2", "1,2,3,4", "0x0", "1e-300", "é", "--", "-"]
+
     /// Values of `kind`: `valid` ones a command accepts (so a run gets past the argument parser
     /// into `run()`), else hostile ones and odd ones that look almost right.
     func values(_ kind: Kind, valid: Bool) -> [String] {
-        let hostile = ["nan", "NaN", "inf", "-inf", "1e300", "-1e300", "2147483648", "-2147483649", "9223372036854775808",
-                       "-1", "0", "", " ", "abc", "1,2", "1,2,3,4", "0x0", "1e-300", "é", "--", "-"]
+        let hostile = Self.hostile
         let tmp = { (name: String) in self.root.appendingPathComponent(name).path }
         switch (kind, valid) {
         case (.number, true): return ["1", "0.5", "0.1"]
@@ -75,7 +78,7 @@ struct FuzzCorpus {
         case (.integer, true): return ["1", "2", "3"]
         case (.integer, false): return hostile
         case (.count, true): return ["1k", "10", "1.5k"]
-        case (.count, false): return hostile + ["infk", "1e300k", "-5k", "nanM", "20000001"]
+        case (.count, false): return hostile + ["2147483648", "4294967296", "infk", "1e300k", "-5k"]
         case (.vector, true): return ["1,1,1", "0.5,1,2"]
         case (.vector, false): return hostile + ["nan,0,1", "1e300,0,1", "0,0,inf"]
         case (.eye, true): return ["0,0,0.6", "0.1,0.05,0.5", "0,0,100"]
@@ -192,26 +195,38 @@ struct FuzzCorpus {
         return c.commands().filter { $0.options.contains { $0.0 == option } }.map { $0.words + $0.base }
     }
 
+    /// One value of `kind`: a valid one, or else — three times in four — one of the values made for
+    /// this kind (malformed names, overflowing counts: where crashes hide), else any hostile one.
+    func value(_ kind: Kind, valid: Bool, _ rng: inout SplitMix) -> String {
+        var v = values(kind, valid: valid)
+        if !valid, rng.next() % 4 != 0 {
+            let special = v.filter { !Self.hostile.contains($0) && !files.contains($0) }
+            if !special.isEmpty { v = special }
+        }
+        return v[Int(rng.next() % UInt64(v.count))]
+    }
+
     /// One run's command (for the summary) and arguments: the base arguments, each positional
     /// argument (sometimes left out), and one to three options, each with a drawn value.
     func draw(_ rng: inout SplitMix) -> (String, [String]) {
         let all = commands()
         let c = all[Int(rng.next() % UInt64(all.count))]
-        var args = c.words + c.base
-        // Half the runs take valid values only (they reach run(): files, devices, the display).
-        let valid = rng.next() % 2 == 0
-        for kind in c.positional where rng.next() % 8 != 0 {
-            let v = values(kind, valid: valid)
-            args.append(v[Int(rng.next() % UInt64(v.count))])
-        }
-        let n = 1 + Int(rng.next() % 3)
-        for _ in 0..<n where !c.options.isEmpty {
+        // The value slots of this run: positional arguments (sometimes left out) and one to three options.
+        var slots: [(name: String?, kind: Kind?)] = []
+        for kind in c.positional where rng.next() % 8 != 0 { slots.append((nil, kind)) }
+        for _ in 0..<(1 + Int(rng.next() % 3)) where !c.options.isEmpty {
             let (name, kind) = c.options[Int(rng.next() % UInt64(c.options.count))]
-            args.append(name)
-            if let kind {
-                let v = values(kind, valid: valid)
-                args.append(v[Int(rng.next() % UInt64(v.count))])
-            }
+            slots.append((name, kind))
+        }
+        // Half the runs take valid values only (they reach run(): files, devices, the display); the
+        // other half make one value hostile and keep the rest valid, so the hostile one is what
+        // the command meets — in its argument parsing or, past it, in run().
+        let valued = slots.indices.filter { slots[$0].kind != nil }
+        let hostile = rng.next() % 2 == 0 && !valued.isEmpty ? valued[Int(rng.next() % UInt64(valued.count))] : -1
+        var args = c.words + c.base
+        for (i, slot) in slots.enumerated() {
+            if let name = slot.name { args.append(name) }
+            if let kind = slot.kind { args.append(value(kind, valid: i != hostile, &rng)) }
         }
         return (c.words.joined(separator: " "), args)
     }
