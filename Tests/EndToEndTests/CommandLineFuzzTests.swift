@@ -136,8 +136,10 @@ struct FuzzRun: CustomStringConvertible {
         if !run.hung {
             if p.terminationReason == .uncaughtSignal { run.signal = p.terminationStatus } else { run.status = p.terminationStatus }
         }
-        run.stderr = (try? String(contentsOf: errFile, encoding: .utf8)) ?? ""
-        run.reachedRun = ((try? String(contentsOf: marker, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        // Read as Data: String(contentsOf:) leaks its buffer in this toolchain's Foundation (LeakSanitizer).
+        run.stderr = String(decoding: FileManager.default.contents(atPath: errFile.path) ?? Data(), as: UTF8.self)
+        run.reachedRun = String(decoding: FileManager.default.contents(atPath: marker.path) ?? Data(), as: UTF8.self)
+            .split(separator: "\n").map(String.init)
         return run
     }
 }
