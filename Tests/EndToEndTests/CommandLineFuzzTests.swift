@@ -28,7 +28,7 @@ struct CommandLineFuzzTests {
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
             var i = lane
             while seconds.map({ Date().timeIntervalSince(start) < $0 }) ?? (i < runs) {
-                var rng = SplitMix(seed: seed ^ UInt64(i).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15).low)
+                var rng = SplitMix64(seed: seed ^ UInt64(i).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15).low)
                 let (command, arguments) = corpus.draw(&rng)
                 let outcome = FuzzRun.execute(binary: binary, arguments: arguments, scratch: corpus.scratch(i))
                 log.add(index: i, command: command, arguments: arguments, outcome: outcome)
@@ -136,7 +136,7 @@ struct FuzzRun: CustomStringConvertible {
         if !run.hung {
             if p.terminationReason == .uncaughtSignal { run.signal = p.terminationStatus } else { run.status = p.terminationStatus }
         }
-        // Read as Data: String(contentsOf:) leaks its buffer in this toolchain's Foundation (LeakSanitizer).
+        // Foundation's file reading leaks its buffer here under LeakSanitizer (Scripts/lsan.supp).
         run.stderr = String(decoding: FileManager.default.contents(atPath: errFile.path) ?? Data(), as: UTF8.self)
         run.reachedRun = String(decoding: FileManager.default.contents(atPath: marker.path) ?? Data(), as: UTF8.self)
             .split(separator: "\n").map(String.init)
@@ -182,18 +182,5 @@ final class FuzzLog: @unchecked Sendable {
             s += "\(runs.count) × \(why), e.g. " + runs.prefix(3).joined(separator: " | ") + "\n"
         }
         return s
-    }
-}
-
-/// SplitMix64: a small seeded generator, so a run's arguments follow from its seed alone.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -34,7 +34,7 @@ struct FuzzCorpus {
             fm.createFile(atPath: p, contents: Data(bytes))
             return p
         }
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         func noise(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) } }
         let folder = dir.appendingPathComponent("folder.sog").path
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -197,7 +197,7 @@ struct FuzzCorpus {
 
     /// One value of `kind`: a valid one, or else — three times in four — one of the values made for
     /// this kind (malformed names, overflowing counts: where crashes hide), else any hostile one.
-    func value(_ kind: Kind, valid: Bool, _ rng: inout SplitMix) -> String {
+    func value(_ kind: Kind, valid: Bool, _ rng: inout SplitMix64) -> String {
         var v = values(kind, valid: valid)
         if !valid, rng.next() % 4 != 0 {
             let special = v.filter { !Self.hostile.contains($0) && !files.contains($0) }
@@ -208,7 +208,7 @@ struct FuzzCorpus {
 
     /// One run's command (for the summary) and arguments: the base arguments, each positional
     /// argument (sometimes left out), and one to three options, each with a drawn value.
-    func draw(_ rng: inout SplitMix) -> (String, [String]) {
+    func draw(_ rng: inout SplitMix64) -> (String, [String]) {
         let all = commands()
         let c = all[Int(rng.next() % UInt64(all.count))]
         // The value slots of this run: positional arguments (sometimes left out) and one to three options.

@@ -30,18 +30,6 @@ final class XvfbServer {
     }
 }
 
-/// Whether `text` names `/dev/videoN` itself (not `/dev/videoN0`…, which the error's list of
-/// present devices may hold).
-private func namesDevice(_ text: some StringProtocol, _ n: Int) -> Bool {
-    let name = "/dev/video\(n)"
-    var rest = Substring(text)
-    while let r = rest.range(of: name) {
-        let after = rest[r.upperBound...]
-        if !(after.first?.isNumber ?? false) { return true }
-        rest = after
-    }
-    return false
-}
 
 @Suite("webcam tracker in the window", .serialized)
 struct WebcamWindowTests {
@@ -60,8 +48,7 @@ struct WebcamWindowTests {
     /// A camera index with no `/dev/videoN` on this machine (checked now, not assumed): the first
     /// free one from 7 up.
     static func absentCameraIndex() throws -> Int {
-        try #require((7...999).first { !FileManager.default.fileExists(atPath: "/dev/video\($0)") },
-                     "every /dev/video7…999 exists")
+        try #require(CameraDevices.absentIndex(), "every /dev/video7…999 exists")
     }
 
     @Test func aCameraThatIsNotThereIsAOneLineErrorWhenAskedFor() throws {
@@ -76,7 +63,7 @@ struct WebcamWindowTests {
         }
         let r = try #require(try run?.get(), "the window hung on the absent /dev/video\(n)")
         let errors = r.stderr.split(separator: "\n").filter { $0.contains("error") }
-        #expect(r.status == 2 && errors.count == 1 && namesDevice(errors[0], n), "\(r.stderr)")
+        #expect(r.status == 2 && errors.count == 1 && CameraDevices.names(errors[0], n), "\(r.stderr)")
         let v = try x.run(["cube", "--head", "video:/nonexistent/clip.mp4", "--frames", "5", "--size", "320x180"])
         #expect(v.status == 2 && v.stderr.contains("/nonexistent/clip.mp4"), "\(v.stderr)")
     }

@@ -1,5 +1,6 @@
 // LogParsingTests — our CSV, TUM and opentrack logs; errors carry file and line numbers.
 import Foundation
+import TestSupport
 import Testing
 @testable import HeadTracking
 
@@ -188,18 +189,5 @@ import Testing
         let r = log.recentred()
         #expect(r.medianPosition == Vec3d(0, 0, 0.6))
         #expect(r.samples[2].position.x == 8)
-    }
-}
-
-/// SplitMix64: a tiny seeded generator, so a failing random input reproduces.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -10,22 +10,9 @@ import TestSupport
 /// A camera index with no `/dev/videoN` on this machine (checked now, not assumed): the first
 /// free one from 7 up.
 private func absentCameraIndex() throws -> Int {
-    try #require((7...999).first { !FileManager.default.fileExists(atPath: "/dev/video\($0)") },
-                 "every /dev/video7…999 exists")
+    try #require(CameraDevices.absentIndex(), "every /dev/video7…999 exists")
 }
 
-/// Whether `text` names `/dev/videoN` itself (not `/dev/videoN0`…, which the error's list of
-/// present devices may hold).
-private func namesDevice(_ text: some StringProtocol, _ n: Int) -> Bool {
-    let name = "/dev/video\(n)"
-    var rest = Substring(text)
-    while let r = rest.range(of: name) {
-        let after = rest[r.upperBound...]
-        if !(after.first?.isNumber ?? false) { return true }
-        rest = after
-    }
-    return false
-}
 
 @Suite struct WebcamFailureTests {
     @Test func aMissingCameraFailsFastWithOneLine() throws {
@@ -38,7 +25,7 @@ private func namesDevice(_ text: some StringProtocol, _ n: Int) -> Bool {
         case .success?: Issue.record("/dev/video\(n) opened, but it does not exist")
         case .failure(let error)?:
             #expect(error is MediaError, "\(error)")
-            #expect(namesDevice("\(error)", n) && !"\(error)".contains("\n"), "\(error)")
+            #expect(CameraDevices.names("\(error)", n) && !"\(error)".contains("\n"), "\(error)")
         }
         #expect(try CaptureSource.device(parsing: "/dev/video2") == .device(2))
         #expect(try CaptureSource.device(parsing: nil) == .device(0))
