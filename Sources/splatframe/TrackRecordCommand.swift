@@ -27,12 +27,9 @@ struct TrackRecordCommand: ParsableCommand {
         guard let head = source.head else { throw OptionError("--head", "", "missing: give fixed:X,Y,Z, replay:LOG or udp[:HOST][:PORT]") }
         var options = HeadTrackingOptions()
         options.head = head
-        options.filter = smoothing.filter
-        options.predictMs = smoothing.predict
-        options.loop = playback.loop
-        options.speed = playback.speed
-        options.recenter = frame.recenter
-        options.axes = frame.axes
+        smoothing.apply(to: &options)
+        playback.apply(to: &options)
+        frame.apply(to: &options)
         options.lenient = lenientOption.lenient
         if case .mouse = head { throw OptionError("--head", "mouse", "needs a window; use fixed:, replay: or udp") }
         if head.isCamera { throw OptionError("--head", "\(head)", "use `splatframe track webcam` to record a camera or video") }

@@ -34,8 +34,7 @@ struct TrackWebcamCommand: ParsableCommand {
         guard out != nil || stats else { throw OptionError("--out/--stats", "", "give --out LOG.csv, --stats, or both") }
         let config = try configOption.interactive()
         var options = HeadTrackingOptions()
-        options.filter = smoothing.filter
-        options.predictMs = smoothing.predict
+        smoothing.apply(to: &options)
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: options,
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
         let capture = try VideoCapture(input.capture)

@@ -71,15 +71,12 @@ struct HeadOptions: ParsableArguments {
         var o = HeadTrackingOptions()
         o.head = source.head
         o.eye = eye.eye?.precise
-        o.filter = smoothing.filter
-        o.predictMs = smoothing.predict
+        smoothing.apply(to: &o)
         o.movementScale = movement.movementScale
         o.axisStrength = axisStrength?.precise
         o.recordPath = record
-        o.loop = playback.loop
-        o.speed = playback.speed
-        o.recenter = frame.recenter
-        o.axes = frame.axes
+        playback.apply(to: &o)
+        frame.apply(to: &o)
         o.lenient = lenient.lenient
         return o
     }
@@ -93,11 +90,20 @@ struct ReplayOptions: ParsableArguments {
 
     var resolved: HeadTrackingOptions {
         var o = HeadTrackingOptions()
-        o.recenter = frame.recenter
-        o.axes = frame.axes
-        o.filter = smoothing.filter
-        o.predictMs = smoothing.predict
+        frame.apply(to: &o)
+        smoothing.apply(to: &o)
         o.movementScale = movement.movementScale
         return o
     }
+}
+
+// Each group writes its own fields into HeadTracking's plain values, once for every command.
+extension SmoothingOptions {
+    func apply(to o: inout HeadTrackingOptions) { o.filter = filter; o.predictMs = predict }
+}
+extension LogFrameOptions {
+    func apply(to o: inout HeadTrackingOptions) { o.recenter = recenter; o.axes = axes }
+}
+extension ReplayPlaybackOptions {
+    func apply(to o: inout HeadTrackingOptions) { o.loop = loop; o.speed = speed }
 }
