@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
 // Module graph (dependencies point one way, top to bottom):
-//   RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
+//   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
 import Foundation
 import PackageDescription
@@ -57,19 +57,21 @@ let package = Package(
         .target(name: "RenderCore", swiftSettings: fast),
         // Every thread the program starts (BackgroundThread, the renderers' WorkerPool) and their one lock kind.
         .target(name: "Workers"),
-        .target(name: "Settings"),
+        // Reading JSON documents with errors that name the key path.
+        .target(name: "JSONInput"),
+        .target(name: "Settings", dependencies: ["JSONInput"]),
         .target(name: "ImageIO", dependencies: ["RenderCore", "CPNG", "CTurboJPEG"]),
         .target(name: "CSIMD"),
         .target(name: "TriangleRaster", dependencies: ["RenderCore", "Workers", "CSIMD"], swiftSettings: fast),
         .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD"], swiftSettings: fast),
-        .target(name: "SceneIO", dependencies: ["RenderCore", "ImageIO", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
+        .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "Workers", "CWebcam"]),
         .target(name: "Viewer",
-                dependencies: ["RenderCore", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
+                dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
                 swiftSettings: fast),
         // Headless frame-time measurement; a replay rendered to frames; the scene library's files and thumbnails.
@@ -86,6 +88,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RenderCore", "ImageIO"], swiftSettings: simdFlags),
 
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
+        .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
         .testTarget(name: "TriangleRasterTests", dependencies: ["TriangleRaster", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],

@@ -1,6 +1,7 @@
 // StreamedSOG+Opening — finding and reading lod-meta.json: the folder or file a user names, the
 // size limit, the tree (through LODTreeParser), and each chunk's small meta.json (never its images).
 import Foundation
+import JSONInput
 import RenderCore
 
 extension StreamedSOG {
@@ -54,43 +55,32 @@ extension StreamedSOG {
         guard data.count <= limits.maxMetaBytes else {
             throw SceneIOError.tooLarge(file: file, offset: 0, expected: "a lod-meta.json of at most \(limits.maxMetaBytes) bytes", found: "\(data.count) bytes")
         }
-        let any: Any
-        do { any = try JSONSerialization.jsonObject(with: data) } catch {
-            let why = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
-            throw SceneIOError.badEntry(file: file, entry: "lod-meta.json", expected: "valid JSON", found: why)
+        let levels: Int, chunks0: [Chunk], environment: String?, version: Int?, nodes: [Node]
+        do {
+            let top = try JSONNode.parse(data)
+            var p = LODTreeParser(limits: limits)
+            _ = try top.members()
+            levels = try top.required("lodLevels", "a level count").integer(in: 1...limits.maxLevels, "a level count 1…\(limits.maxLevels)")
+            p.levels = levels
+            let names = try top.required("filenames", "chunk file names")
+                .array(count: 1...limits.maxFiles, "an array of 1…\(limits.maxFiles) chunk file names")
+            chunks0 = try names.map { n in
+                let s = try SOGMeta.checkedName(n)
+                return Chunk(name: s, path: chunkPath(s, folder: folder), count: nil, shDegree: 0, fileBytes: 0, problem: nil, level: nil)
+            }
+            p.fileCount = chunks0.count
+            let env = try top.optional("environment")
+            environment = try env.flatMap { $0.isNull ? nil : try SOGMeta.checkedName($0) }
+            version = try? top.optional("version")?.integer()
+            let tree = try top.required("tree", "the node tree")
+            var leaves: [Node] = []
+            try p.walk(tree, depth: 0, into: &leaves)
+            guard !leaves.isEmpty else { throw tree.fail("at least one leaf (a node with lods)", found: "none") }
+            nodes = leaves
+        } catch let e as JSONPathError {
+            throw e.sceneIOError(file: file, entry: "lod-meta.json")
         }
-        var p = LODTreeParser(file: file, limits: limits)
-        guard let top = any as? [String: Any] else { throw p.fail("", "a JSON object", JSONValue.describe(any)) }
-
-        guard let levels = JSONValue.int(top["lodLevels"]), levels >= 1, levels <= limits.maxLevels else {
-            throw p.fail("lodLevels", "a level count 1…\(limits.maxLevels)", JSONValue.describe(top["lodLevels"]))
-        }
-        p.levels = levels
-        guard let names = top["filenames"] as? [Any], !names.isEmpty, names.count <= limits.maxFiles else {
-            throw p.fail("filenames", "an array of 1…\(limits.maxFiles) chunk file names", JSONValue.describe(top["filenames"]))
-        }
-        var chunks: [Chunk] = []
-        chunks.reserveCapacity(names.count)
-        for (i, n) in names.enumerated() {
-            guard let s = n as? String else { throw p.fail("filenames/\(i)", "a file name", JSONValue.describe(n)) }
-            try SOGMeta.checkName(s, field: "filenames/\(i)", file: file, entry: "lod-meta.json")
-            chunks.append(Chunk(name: s, path: chunkPath(s, folder: folder), count: nil, shDegree: 0, fileBytes: 0, problem: nil, level: nil))
-        }
-        p.fileCount = chunks.count
-        var environment: String?
-        switch top["environment"] {
-        case nil, is NSNull: environment = nil
-        case let s as String:
-            try SOGMeta.checkName(s, field: "environment", file: file, entry: "lod-meta.json")
-            environment = s
-        case let v: throw p.fail("environment", "a file name or null", JSONValue.describe(v))
-        }
-        let version = JSONValue.int(top["version"])
-
-        guard let tree = top["tree"] else { throw p.fail("tree", "the node tree", "nothing") }
-        var nodes: [Node] = []
-        try p.walk(tree, path: "tree", depth: 0, into: &nodes)
-        guard !nodes.isEmpty else { throw p.fail("tree", "at least one leaf (a node with lods)", "none") }
+        var chunks = chunks0
 
         // Which level names each chunk (for info and load priorities).
         for n in nodes {

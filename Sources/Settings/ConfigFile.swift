@@ -1,5 +1,6 @@
 // Settings — ConfigFile: the user's calibration and preferences, `config.json`.
 import Foundation
+import JSONInput
 
 /// The user's config file, `$XDG_CONFIG_HOME/splatframe/config.json` (else
 /// `~/.config/splatframe/config.json`). Every key is optional; a missing file means defaults.
@@ -20,7 +21,7 @@ import Foundation
 /// - `opentrackOrigin`: `centred` (opentrack's zero = the neutral eye; default) or `camera`.
 /// String-valued keys (`filter`, `head`, `opentrackAxes`) are parsed by the module that uses
 /// them, which reports a bad value as an invalid config naming this file.
-public struct ConfigFile: Codable, Equatable, Sendable {
+public struct ConfigFile: Equatable, Sendable {
     public var screenWidthMM: Double?
     public var screenHeightMM: Double?
     public var cameraPositionMM: [Double]?
@@ -54,14 +55,32 @@ public struct ConfigFile: Codable, Equatable, Sendable {
         }
         guard data.count <= 1 << 20 else { throw SettingsError.badConfig(file: path, reason: "larger than 1 MiB") }
         do {
-            let c = try JSONDecoder().decode(ConfigFile.self, from: data)
+            let c = try parse(JSONNode.parse(data))
             try c.validate(file: path)
             return c
-        } catch let e as SettingsError {
-            throw e
-        } catch {
-            throw SettingsError.badConfig(file: path, reason: Self.describe(error))
+        } catch let e as JSONPathError {
+            throw SettingsError.badConfig(file: path, reason: e.description)
         }
+    }
+
+    /// Reads the known keys of a parsed config (unknown keys are kept by `update` and ignored
+    /// here); a key of the wrong type throws naming it.
+    static func parse(_ root: JSONNode) throws -> ConfigFile {
+        _ = try root.members()
+        func number(_ key: String) throws -> Double? { try root.optional(key).map { try $0.number() } }
+        func text(_ key: String) throws -> String? { try root.optional(key).map { try $0.string() } }
+        func triple(_ key: String) throws -> [Double]? { try root.optional(key).map { try $0.numbers(3) } }
+        var c = ConfigFile()
+        c.screenWidthMM = try number("screenWidthMM"); c.screenHeightMM = try number("screenHeightMM")
+        c.cameraPositionMM = try triple("cameraPositionMM")
+        c.cameraFovDeg = try number("cameraFovDeg"); c.cameraFocalPx = try number("cameraFocalPx")
+        c.ipdMM = try number("ipdMM")
+        c.opentrackAxes = try text("opentrackAxes"); c.opentrackOrigin = try text("opentrackOrigin")
+        c.filter = try text("filter"); c.predictMs = try number("predictMs")
+        c.movementScale = try number("movementScale")
+        c.axisStrength = try triple("axisStrength"); c.neutralEyeMM = try triple("neutralEyeMM")
+        c.head = try text("head")
+        return c
     }
 
     /// Loads a config file the user named (`--config FILE`): a missing file is an error here.
@@ -108,15 +127,5 @@ public struct ConfigFile: Codable, Equatable, Sendable {
             throw SettingsError.writeFailed(file: path, reason: (error as NSError).localizedDescription)
         }
         return path
-    }
-
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
-            return "wrong type at '\(c.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted(let c):
-            return "not valid JSON (\(c.debugDescription))"
-        default: return "\(error)"
-        }
     }
 }

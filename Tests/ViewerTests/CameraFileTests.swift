@@ -18,13 +18,14 @@ struct CameraFileTests {
     }
 
     @Test("malformed camera files give one-line errors naming the problem", arguments: [
-        ("not json", "not valid JSON"),
-        ("[1,2]", "JSON object"),
-        ("{\"width\":64,\"height\":32,\"view\":[1,2],\"projection\":\(proj)}", "\"view\" has 2 numbers, expected 16"),
-        ("{\"width\":0,\"height\":32,\"view\":\(identity),\"projection\":\(proj)}", "\"width\" must be 1…16384"),
-        ("{\"width\":64.5,\"height\":32,\"view\":\(identity),\"projection\":\(proj)}", "\"width\" must be a whole number"),
+        ("not json", "expected valid JSON"),
+        ("[1,2]", "expected an object"),
+        ("{\"width\":64,\"height\":32,\"view\":[1,2],\"projection\":\(proj)}", "view: expected 16 numbers, found an array of 2"),
+        ("{\"width\":0,\"height\":32,\"view\":\(identity),\"projection\":\(proj)}", "width: expected a whole number 1…16384, found 0"),
+        ("{\"width\":64.5,\"height\":32,\"view\":\(identity),\"projection\":\(proj)}", "width: expected a whole number 1…16384, found 64.5"),
         ("{\"width\":64,\"height\":32,\"view\":\(identity),\"projection\":\(identity)}", "no perspective row"),
-        ("{\"width\":64,\"height\":32,\"view\":\(identity),\"projection\":\(proj),\"background\":[1,\"x\",0]}", "\"background\"[1]"),
+        ("{\"width\":64,\"height\":32,\"view\":\(identity),\"projection\":\(proj),\"background\":[1,\"x\",0]}", "background[1]: expected a finite number"),
+        ("{\"width\":true,\"height\":32,\"view\":\(identity),\"projection\":\(proj)}", "width: expected a whole number 1…16384, found true"),
     ])
     func rejects(json: String, fragment: String) {
         do {

@@ -165,7 +165,7 @@ struct LibraryTests {
         guard case .failed(let reason) = library.thumbnail(1) else { Issue.record("\(library.thumbnail(1))"); return }
         #expect(reason.contains("broken.ply") && !reason.contains("\n"), "\(reason)")
         guard case .failed(let odd) = library.thumbnail(3) else { Issue.record("\(library.thumbnail(3))"); return }
-        #expect(odd.contains("\"type\""), "\(odd)")
+        #expect(odd.contains("type: expected \"cube\""), "\(odd)")
         if case .ready = library.thumbnail(2) {} else { Issue.record("cube.json: \(library.thumbnail(2))") }
         // Errors are not cached: only the two good thumbnails are on disk.
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".png") }.count == 2)

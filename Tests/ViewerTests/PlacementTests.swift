@@ -55,6 +55,15 @@ struct PlacementTests {
         #expect(try Placement.load(sidecarFor: dir.appendingPathComponent("none.ply").path) == nil)
         try Data("{\"up\": \"sideways\"}".utf8).write(to: URL(fileURLWithPath: Placement.sidecarPath(for: file)))
         #expect(throws: ViewerError.self) { try Placement.load(sidecarFor: file) }
+        try Data(#"{"up": "y", "zoom": 0}"#.utf8).write(to: URL(fileURLWithPath: Placement.sidecarPath(for: file)))
+        do {
+            _ = try Placement.load(sidecarFor: file)
+            Issue.record("a zero zoom was accepted")
+        } catch {
+            #expect("\(error)".hasSuffix(".splatframe.json: not a placement file: zoom: expected a zoom factor in 0.0001…10000, found 0"), "\(error)")
+        }
+        try Data(#"{"up": "-y"}"#.utf8).write(to: URL(fileURLWithPath: Placement.sidecarPath(for: file)))
+        #expect(try Placement.load(sidecarFor: file) == Placement(up: .negY))   // a hand-written sidecar needs only "up"
     }
 
     @Test("robust bounds ignore floaters")

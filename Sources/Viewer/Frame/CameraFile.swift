@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import RenderCore
 
 /// The camera JSON contract shared with `../shared/bench/glref`:
@@ -17,50 +18,25 @@ public enum CameraFile {
         return try parse(data, path: path)
     }
 
-    /// Parses camera JSON; `path` is used in error messages.
+    /// Parses camera JSON; `path` is used in error messages (`cam.json: view: expected 16
+    /// numbers, found an array of 2`).
     public static func parse(_ data: Data, path: String) throws -> Camera {
-        let obj: Any
-        do { obj = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ViewerError.badJSON(path: path, reason: "not valid JSON (\(Self.jsonErrorDetail(error)))")
-        }
-        guard let dict = obj as? [String: Any] else {
-            throw ViewerError.badJSON(path: path, reason: "expected a JSON object at the top level")
-        }
-        func int(_ key: String) throws -> Int {
-            guard let n = dict[key] as? NSNumber, let v = Int(exactly: n.doubleValue) else {
-                throw ViewerError.badJSON(path: path, reason: "\"\(key)\" must be a whole number")
+        do {
+            let root = try JSONNode.parse(data)
+            let w = try root.required("width", "a width in pixels").integer(in: 1...maxSide)
+            let h = try root.required("height", "a height in pixels").integer(in: 1...maxSide)
+            let view = Matrix4(columnMajor: try root.required("view", "16 numbers").numbers(16).map(Float.init))
+            let projNode = try root.required("projection", "16 numbers")
+            let proj = Matrix4(columnMajor: try projNode.numbers(16).map(Float.init))
+            var bg = Vec3(0, 0, 0)
+            if let b = try root.optional("background")?.numbers(3) { bg = Vec3(Float(b[0]), Float(b[1]), Float(b[2])) }
+            guard proj.c0.w != 0 || proj.c1.w != 0 || proj.c2.w != 0 else {
+                throw projNode.fail("a perspective projection", found: "no perspective row (w is constant)")
             }
-            guard v >= 1, v <= maxSide else {
-                throw ViewerError.badJSON(path: path, reason: "\"\(key)\" must be 1…\(maxSide), found \(v)")
-            }
-            return v
+            return Camera(width: w, height: h, view: view, projection: proj, background: bg)
+        } catch let e as JSONPathError {
+            throw ViewerError.badJSON(path: path, reason: e.description)
         }
-        func numbers(_ key: String, count: Int) throws -> [Float] {
-            guard let arr = dict[key] as? [Any] else {
-                throw ViewerError.badJSON(path: path, reason: "\"\(key)\" must be an array of \(count) numbers")
-            }
-            guard arr.count == count else {
-                throw ViewerError.badJSON(path: path, reason: "\"\(key)\" has \(arr.count) numbers, expected \(count)")
-            }
-            return try arr.enumerated().map { i, v in
-                guard let n = v as? NSNumber, !CameraFile.isBoolean(v), n.doubleValue.isFinite else {
-                    throw ViewerError.badJSON(path: path, reason: "\"\(key)\"[\(i)] is not a finite number")
-                }
-                return Float(n.doubleValue)
-            }
-        }
-        let w = try int("width"), h = try int("height")
-        let view = Matrix4(columnMajor: try numbers("view", count: 16))
-        let proj = Matrix4(columnMajor: try numbers("projection", count: 16))
-        var bg = Vec3(0, 0, 0)
-        if dict["background"] != nil {
-            let b = try numbers("background", count: 3)
-            bg = Vec3(b[0], b[1], b[2])
-        }
-        guard proj.c0.w != 0 || proj.c1.w != 0 || proj.c2.w != 0 else {
-            throw ViewerError.badJSON(path: path, reason: "\"projection\" has no perspective row (w is constant)")
-        }
-        return Camera(width: w, height: h, view: view, projection: proj, background: bg)
     }
 
     /// Serialises a camera in the same format.
@@ -68,17 +44,5 @@ public enum CameraFile {
         func list(_ m: [Float]) -> String { "[" + m.map { "\($0)" }.joined(separator: ",") + "]" }
         return "{\"width\":\(c.width),\"height\":\(c.height),\"view\":\(list(c.view.columnMajor)),"
             + "\"projection\":\(list(c.projection.columnMajor)),\"background\":\(list([c.background.x, c.background.y, c.background.z]))}"
-    }
-
-    /// JSON `true`/`false` (which bridge to NSNumber) are not numbers here.
-    static func isBoolean(_ v: Any) -> Bool {
-        let s = String(describing: v)
-        return s == "true" || s == "false"
-    }
-
-    static func jsonErrorDetail(_ error: Error) -> String {
-        let ns = error as NSError
-        if let d = ns.userInfo["NSDebugDescription"] as? String { return d }
-        return ns.localizedDescription
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONInput
 import RenderCore
 
 /// Which model axis points up on screen. Meshes are usually +y up; 3DGS captures are
@@ -56,8 +57,18 @@ public struct Placement: Equatable, Sendable, Codable {
     public static func load(sidecarFor file: String) throws -> Placement? {
         let path = sidecarPath(for: file)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        do { return try JSONDecoder().decode(Placement.self, from: data) } catch {
-            throw ViewerError.badJSON(path: path, reason: "not a placement file (\(error.localizedDescription))")
+        do {
+            let root = try JSONNode.parse(data)
+            let upNode = try root.required("up", "an up axis")
+            guard let up = UpAxis(parsing: try upNode.string()) else { throw upNode.fail("an up axis (y, -y, z, -z, x or -x)") }
+            var p = Placement(up: up)
+            p.yaw = Float(try root.optional("yaw")?.number(in: -1000...1000, "an angle in radians") ?? 0)
+            p.pitch = Float(try root.optional("pitch")?.number(in: -1000...1000, "an angle in radians") ?? 0)
+            p.zoom = Float(try root.optional("zoom")?.number(in: 1e-4...1e4, "a zoom factor in 0.0001…10000") ?? 1)
+            p.pan = try root.optional("pan")?.numbers(3).map { Float($0) } ?? [0, 0, 0]
+            return p
+        } catch let e as JSONPathError {
+            throw ViewerError.badJSON(path: path, reason: "not a placement file: \(e)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImageIO
+import JSONInput
 import Procedural
 import RenderCore
 import Media
@@ -36,35 +37,25 @@ public struct SceneDescription: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ViewerError.badJSON(path: path, reason: "cannot read scene file")
         }
-        let obj: Any
-        do { obj = try JSONSerialization.jsonObject(with: data) } catch {
-            throw ViewerError.badJSON(path: path, reason: "not valid JSON (\(CameraFile.jsonErrorDetail(error)))")
-        }
-        guard let dict = obj as? [String: Any] else { throw ViewerError.badJSON(path: path, reason: "expected a JSON object") }
-        guard let t = dict["type"] as? String, let kind = Kind(rawValue: t) else {
-            throw ViewerError.badJSON(path: path, reason: "\"type\" must be \"cube\"")
-        }
-        var depth: Float?
-        if let d = dict["depth"] {
-            guard let n = d as? NSNumber, n.doubleValue.isFinite, n.doubleValue > 0, n.doubleValue <= 100 else {
-                throw ViewerError.badJSON(path: path, reason: "\"depth\" must be a number of metres in (0, 100]")
-            }
-            depth = Float(n.doubleValue)
-        }
-        var walls: [CubeRoom.Wall: String] = [:]
-        if let w = dict["walls"] {
-            guard let wd = w as? [String: Any] else { throw ViewerError.badJSON(path: path, reason: "\"walls\" must be an object") }
+        do {
+            let root = try JSONNode.parse(data)
+            let typeNode = try root.required("type", "\"cube\"")
+            guard let kind = Kind(rawValue: try typeNode.string("\"cube\"")) else { throw typeNode.fail("\"cube\"") }
+            let depth = try root.optional("depth").map { Float(try $0.number(in: 1e-6...100, "a room depth in metres, (0, 100]")) }
+            var walls: [CubeRoom.Wall: String] = [:]
             let base = URL(fileURLWithPath: path).deletingLastPathComponent()
-            for (key, value) in wd {
+            for (key, value) in (try root.optional("walls")?.members() ?? [:]).sorted(by: { $0.key < $1.key }) {
                 guard let wall = CubeRoom.Wall(rawValue: key) else {
-                    throw ViewerError.badJSON(path: path, reason: "unknown wall \"\(key)\" (use back, left, right, top, bottom)")
+                    throw value.fail("a wall name (back, left, right, top, bottom)", found: "an unknown wall")
                 }
-                guard let p = value as? String else { throw ViewerError.badJSON(path: path, reason: "wall \"\(key)\" must be a file path") }
+                let p = try value.string("a picture or video file path")
                 walls[wall] = p.hasPrefix("/") ? p : base.appendingPathComponent(p).standardizedFileURL.path
             }
+            let targets = try root.optional("targets")?.bool() ?? true
+            return SceneDescription(kind: kind, depth: depth, walls: walls, targets: targets)
+        } catch let e as JSONPathError {
+            throw ViewerError.badJSON(path: path, reason: e.description)
         }
-        let targets = (dict["targets"] as? Bool) ?? true
-        return SceneDescription(kind: kind, depth: depth, walls: walls, targets: targets)
     }
 
     /// This room with the command line's room options laid over it: each wall `overrides`
