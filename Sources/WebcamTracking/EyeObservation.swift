@@ -14,6 +14,9 @@ public struct EyeObservation: Sendable {
     public var search: FaceTracker.Search
     /// The eyes in screen space (metres) when both eye centres were found.
     public var eyes: EyePoints?
+    /// The head's yaw, pitch and roll (radians, `HeadPoseModel.Pose.angles`) when the back end
+    /// measures the head's pose (the landmarker).
+    public var angles: Vec3d?
     /// Distance estimated from the face box width instead (metres; for comparison and for
     /// faces whose eyes were not found), using `PinholeEyeModel` with a 0.15 m face width.
     public var boxDistance: Double?

@@ -4,31 +4,109 @@ import Media
 import HeadTracking
 import RenderCore
 
-/// Runs detection, tracking and the pinhole model on one frame at a time.
+/// Runs the face back end, tracking and the eye model on one frame at a time.
 public final class EyePipeline: @unchecked Sendable {
-    public let detector: FaceDetector
+    /// How faces are found.
+    public enum Finder: @unchecked Sendable {
+        /// The Face Landmarker: landmarks and the head's pose; eyes placed by `HeadPoseModel`.
+        /// `backup` (BlazeFace, with its full-range model) finds the eyes in frames where the
+        /// landmarker sees no face — a face smaller than its detector's ~55 px, i.e. a viewer
+        /// beyond about a metre from a 640-pixel camera — without a pose.
+        case landmarker(FaceLandmarker, backup: FaceDetector?)
+        /// A box detector (BlazeFace or Haar): eyes from the eye centres' spacing (`PinholeEyeModel`).
+        case detector(FaceDetector)
+    }
+
+    public let finder: Finder
+    /// The back end in use (for the HUD, `--stats` and log headers).
+    public let backend: DetectorBackend
     public var model: PinholeEyeModel
     public private(set) var tracker = FaceTracker()
     /// Nominal face-box width (metres) for the box-only distance estimate.
     public var faceWidth = 0.15
 
+    /// A pipeline over a box detector.
     public init(detector: FaceDetector, model: PinholeEyeModel) {
-        self.detector = detector; self.model = model
+        finder = .detector(detector); backend = detector.backend; self.model = model
     }
 
-    /// Processes `frame`. Throws `WebcamError.detection` if the detector fails.
+    /// A pipeline over the Face Landmarker, with an optional BlazeFace `backup` for far faces.
+    public init(landmarker: FaceLandmarker, backup: FaceDetector? = nil, model: PinholeEyeModel) {
+        finder = .landmarker(landmarker, backup: backup); backend = .landmarker; self.model = model
+    }
+
+    /// The best pipeline that can be had, trying the landmarker, then BlazeFace, then Haar (or
+    /// only `prefer`, which then must work). `notice` hears once about each fall-back taken.
+    public static func best(models: WebcamModels, model: PinholeEyeModel, prefer: DetectorBackend? = nil,
+                            notice: (String) -> Void) throws -> EyePipeline {
+        let chain = prefer.map { [$0] } ?? DetectorBackend.allCases
+        var lastError: Error?
+        for (i, backend) in chain.enumerated() {
+            do {
+                switch backend {
+                case .landmarker:
+                    return EyePipeline(landmarker: try FaceLandmarker(models: models),
+                                       backup: try? FaceDetector(backend: .blazeface, models: models), model: model)
+                case .blazeface, .haar: return EyePipeline(detector: try FaceDetector(backend: backend, models: models), model: model)
+                }
+            } catch {
+                lastError = error
+                guard i + 1 < chain.count else { break }
+                let next = chain[i + 1]
+                notice("\(Self.title(backend)) unavailable (\(error)); using \(Self.title(next))"
+                       + (next == .haar ? " (slower, jitterier, no head pose)" : " (no head pose: a turned head reads as farther)"))
+            }
+        }
+        throw lastError ?? WebcamError.detector("no face back end")
+    }
+
+    static func title(_ b: DetectorBackend) -> String {
+        switch b {
+        case .landmarker: return "MediaPipe's face landmarker"
+        case .blazeface: return "MediaPipe BlazeFace"
+        case .haar: return "OpenCV's Haar cascades"
+        }
+    }
+
+    /// Processes `frame`. Throws `WebcamError.detection` if the back end fails.
     public func process(_ frame: RGBFrame) throws -> EyeObservation {
         let t0 = MonotonicClock.now()
-        let (face, search) = try tracker.track(width: frame.width, height: frame.height) { roi, full in
-            try detector.detect(frame, roi: roi, fullRange: full)
-        }
+        let width = Double(frame.width), height = Double(frame.height)
         var eyes: EyePoints?
-        if let e = face?.eyes {
-            eyes = model.eyes(personRight: e.right, personLeft: e.left, width: Double(frame.width), height: Double(frame.height))
+        var angles: Vec3d?
+        let face: DetectedFace?, search: FaceTracker.Search
+        switch finder {
+        case .landmarker(let landmarker, let backup):
+            let all = try landmarker.detect(frame)
+            if all.isEmpty, let backup {
+                (face, search) = try tracker.track(width: frame.width, height: frame.height) { roi, full in
+                    try backup.detect(frame, roi: roi, fullRange: full)
+                }
+                if let e = face?.eyes { eyes = model.eyes(personRight: e.right, personLeft: e.left, width: width, height: height) }
+                break
+            }
+            let chosen = tracker.follow(all.map(\.face))
+            face = chosen.map { all[$0].face }
+            search = chosen == nil ? .none : .landmarks
+            if let i = chosen, let m = all[i].transform,
+               let pose = HeadPoseModel.pose(transform: m, width: width, height: height, model: model) {
+                let centre = (pose.right + pose.left) / 2
+                let irisSpacing = all[i].face.eyes.map { simd_length($0.left - $0.right) } ?? 0
+                eyes = EyePoints(centre: centre, right: pose.right, left: pose.left, distance: centre.z - model.cameraPosition.z,
+                                 eyeDistancePixels: irisSpacing, roll: pose.angles.z)
+                angles = pose.angles
+            }
+        case .detector(let detector):
+            (face, search) = try tracker.track(width: frame.width, height: frame.height) { roi, full in
+                try detector.detect(frame, roi: roi, fullRange: full)
+            }
+            if let e = face?.eyes {
+                eyes = model.eyes(personRight: e.right, personLeft: e.left, width: width, height: height)
+            }
         }
-        let boxDistance = face.flatMap { $0.width > 1 ? model.focal(forWidth: Double(frame.width)) * faceWidth / $0.width : nil }
+        let boxDistance = face.flatMap { $0.width > 1 ? model.focal(forWidth: width) * faceWidth / $0.width : nil }
         return EyeObservation(timestamp: frame.timestamp, frameIndex: frame.index, width: frame.width, height: frame.height,
-                              face: face, search: search, eyes: eyes, boxDistance: boxDistance,
+                              face: face, search: search, eyes: eyes, angles: angles, boxDistance: boxDistance,
                               processingTime: MonotonicClock.now() - t0)
     }
 

@@ -1,15 +1,8 @@
-// FaceDetector — MediaPipe BlazeFace (eyes and four more keypoints) or OpenCV Haar cascades.
+// FaceDetector — MediaPipe BlazeFace (eyes and four more keypoints) or OpenCV Haar cascades: the
+// fall-backs when the Face Landmarker cannot run.
 import Media
 import CWebcam
 import Foundation
-
-/// The detector back ends, best first.
-public enum DetectorBackend: String, Sendable, CaseIterable {
-    /// BlazeFace through `libmediapipe.so`'s C API: ~2 ms a frame, six keypoints.
-    case mediapipe
-    /// OpenCV Haar face + eye cascades (Debian opencv-data): the fall-back, ~20 ms, eyes when visible.
-    case haar
-}
 
 /// A face detector. One thread at a time (the processing thread).
 public final class FaceDetector: @unchecked Sendable {
@@ -29,7 +22,9 @@ public final class FaceDetector: @unchecked Sendable {
         var full = false
         let result: (OpaquePointer?, String)
         switch backend {
-        case .mediapipe:
+        case .landmarker:
+            throw WebcamError.detector("the landmarker is not a box detector (use FaceLandmarker)")
+        case .blazeface:
             if let missing = models.missingFile {
                 throw WebcamError.detector("\(missing): missing (run Scripts/fetch-webcam-models.sh, or `make run` does it)")
             }
@@ -55,17 +50,6 @@ public final class FaceDetector: @unchecked Sendable {
     }
 
     deinit { sfw_detector_destroy(handle) }
-
-    /// The best detector that can be had: MediaPipe, else Haar. `notice` receives a one-line
-    /// explanation when it falls back. Throws only when neither works.
-    public static func best(models: WebcamModels, prefer: DetectorBackend? = nil, notice: (String) -> Void) throws -> FaceDetector {
-        if prefer == .haar { return try FaceDetector(backend: .haar, models: models) }
-        do { return try FaceDetector(backend: .mediapipe, models: models) } catch {
-            if prefer == .mediapipe { throw error }
-            notice("MediaPipe face detector unavailable (\(error)); using OpenCV's Haar cascades (slower, jitterier)")
-            return try FaceDetector(backend: .haar, models: models)
-        }
-    }
 
     /// Faces in `frame`, best first; only inside `roi` (x, y, w, h pixels) when given;
     /// `fullRange` uses MediaPipe's far-face model. Throws `WebcamError.detection`.

@@ -10,7 +10,12 @@
 /// last face's centre, if it overlaps the last box), else the largest.
 public struct FaceTracker: Sendable {
     /// How a frame's face was found.
-    public enum Search: String, Sendable { case nearLastFace = "roi", fullFrame = "full", fullRange = "full-range", none }
+    public enum Search: String, Sendable {
+        case nearLastFace = "roi", fullFrame = "full", fullRange = "full-range"
+        /// The landmarker's own tracking (it searches and follows faces itself).
+        case landmarks
+        case none
+    }
 
     /// The box the last face had, if the last frame had one.
     public private(set) var lastFace: DetectedFace? { didSet { if lastFace == nil { window = nil } } }
@@ -43,6 +48,14 @@ public struct FaceTracker: Sendable {
         }
         lastFace = nil
         return (nil, .none)
+    }
+
+    /// Of faces a back end found and tracks itself (the landmarker), the one to follow (its index
+    /// in `faces`), by `choose`'s rule; remembers it for the next frame.
+    public mutating func follow(_ faces: [DetectedFace]) -> Int? {
+        guard let f = choose(faces), let i = faces.firstIndex(of: f) else { lastFace = nil; return nil }
+        lastFace = f
+        return i
     }
 
     /// Keeps the search window while `face` sits well inside it, else centres a new one on it.

@@ -8,7 +8,7 @@ import Workers
 
 /// Tracker figures for the HUD.
 public struct WebcamStatus: Sendable {
-    /// The detector back end (`mediapipe` or `haar`).
+    /// The face back end (`landmarker`, `blazeface` or `haar`).
     public var backend: String
     /// Frames captured and frames processed per second (over the last second or so).
     public var captureFPS: Double = 0, processFPS: Double = 0
@@ -55,7 +55,7 @@ public final class WebcamSource: CameraTrackingSource {
     /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
     public init(capture: VideoCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
         self.capture = capture; self.pipeline = pipeline; self.clock = clock
-        shared = Locked(Shared(status: WebcamStatus(backend: pipeline.detector.backend.rawValue)))
+        shared = Locked(Shared(status: WebcamStatus(backend: pipeline.backend.rawValue)))
     }
 
     public var name: String {
@@ -64,7 +64,7 @@ public final class WebcamSource: CameraTrackingSource {
         case .device(let n): what = "webcam:/dev/video\(n)"
         case .file(let p): what = "video:\(p)"
         }
-        return "\(what) (\(pipeline.detector.backend.rawValue))"
+        return "\(what) (\(pipeline.backend.rawValue))"
     }
 
     public func start() throws {
@@ -141,7 +141,7 @@ public final class WebcamSource: CameraTrackingSource {
         let position = observation.eyePoint(model: pipeline.model)
         let sample = position.map {
             PoseSample(timestamp: frame.timestamp, position: $0,
-                       rotation: observation.eyes.map { Vec3d(0, 0, $0.roll) }, confidence: observation.confidence,
+                       rotation: observation.angles ?? observation.eyes.map { Vec3d(0, 0, $0.roll) }, confidence: observation.confidence,
                        publishTime: now, eyeSpan: observation.eyes.map { $0.right - $0.left })
         } ?? PoseSample(timestamp: frame.timestamp, position: Vec3d(0, 0, 0.6), confidence: 0, publishTime: now)
         let model = pipeline.model

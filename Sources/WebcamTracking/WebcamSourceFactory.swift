@@ -28,12 +28,11 @@ public enum WebcamSourceFactory {
     }
 
     /// The frame → eye-point pipeline, assembled in this one place for the window, `track webcam`
-    /// and `track calibrate`: the best detector (MediaPipe, else Haar — `notice` hears about the
-    /// fall-back, once) and the pinhole model the config implies.
+    /// and `track calibrate`: the best back end (the landmarker, else BlazeFace, else Haar —
+    /// `notice` hears about each fall-back, once) and the camera model the config implies.
     public static func pipeline(config: ConfigFile?, settings: EffectiveTrackingSettings, models: WebcamModels = .locate(),
                                 prefer: DetectorBackend? = nil, notice: (String) -> Void) throws -> EyePipeline {
-        let detector = try FaceDetector.best(models: models, prefer: prefer, notice: notice)
-        return EyePipeline(detector: detector, model: model(config: config, settings: settings))
+        try EyePipeline.best(models: models, model: model(config: config, settings: settings), prefer: prefer, notice: notice)
     }
 
     /// A maker for `HeadTrackingSession(camera:)`: opens the capture, assembles the pipeline and

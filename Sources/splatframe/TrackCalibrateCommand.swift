@@ -49,8 +49,9 @@ struct TrackCalibrateCommand: ParsableCommand {
             i += 1
         }
         let r = try WebcamCalibration.fit(observations, distance: distance, model: model, fit: what)
-        print(String(format: "%@ = %g (from %d of %d frames: eye spacing %.1f px ± %.1f at 640 px width; you sat %+.0f mm, %+.0f mm off the camera axis)",
-                     r.key, r.value, r.framesUsed, r.framesSeen, r.eyeSpacing, r.spread, r.offset.x * 1000, r.offset.y * 1000))
+        print(String(format: "%@ = %g (from %d of %d frames, %@: eyes %.1f px apart at 640 px width, distance spread ± %.1f mm; you sat %+.0f mm, %+.0f mm off the camera axis)",
+                     r.key, r.value, r.framesUsed, r.framesSeen, pipeline.backend.rawValue, r.eyeSpacing, r.spread * 1000,
+                     r.offset.x * 1000, r.offset.y * 1000))
         if dryRun { return }
         let path = try ConfigFile.update(path: config.path, [r.key: r.value])
         print("saved \(r.key) to \(path)")

@@ -42,14 +42,13 @@ struct TrackWebcamCommand: ParsableCommand {
                                                         models: WebcamModels.locate(explicit: input.models), prefer: input.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }
-        let detector = pipeline.detector
         let tracker = HeadTracker(source: FixedSource(eye: settings.geometry.neutralEye), settings: settings.trackerSettings)
         let recorder = try out.map {
-            try PoseRecorder(path: $0, comment: ["splatframe track webcam: \(capture.source), detector \(detector.backend.rawValue), filter \(settings.filter.value)"])
+            try PoseRecorder(path: $0, comment: ["splatframe track webcam: \(capture.source), detector \(pipeline.backend.rawValue), filter \(settings.filter.value)"])
         }
         let fps = capture.isFile ? (capture.fps > 0 ? capture.fps : 30) : 0
         let limit = frames ?? (capture.isFile ? max(1, capture.frameCount) : Int.max)
-        var summary = WebcamRunSummary(backend: detector.backend.rawValue)
+        var summary = WebcamRunSummary(backend: pipeline.backend.rawValue)
         var frame = RGBFrame()
         var index = 0
         let t0 = MonotonicClock.now()

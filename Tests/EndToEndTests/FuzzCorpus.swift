@@ -104,7 +104,7 @@ struct FuzzCorpus {
         case (.budget, false): return hostile + ["1e300k", "-5"]
         case (.sweep, true): return ["splats=1k", "size=16x9,32x18", "threads=1,2", "kernel=lanes8,blocks"]
         case (.sweep, false): return hostile + ["splats=1e400k", "size=0x0", "threads=0", "kernel=x", "x=1", "splats="]
-        case (.detector, true): return ["haar", "mediapipe"]
+        case (.detector, true): return ["haar", "mediapipe", "blazeface", "landmarker"]
         case (.detector, false): return hostile + ["x"]
         case (.fit, true): return ["ipd", "focal"]
         case (.fit, false): return hostile + ["x"]

@@ -40,8 +40,9 @@ struct WebcamWindowTests {
         let x = try XvfbServer()
         let r = try x.run(["cube", "--head", "video:\(Self.video)", "--frames", "90", "--size", "320x180"])
         #expect(r.status == 0, "\(r.stderr)")
-        let backend = FileManager.default.fileExists(atPath: (BinaryLocator.hermetic()["SPLATFRAME_WEBCAM_DIR"] ?? "") + "/libmediapipe.so")
-            ? "mediapipe" : "haar"
+        let dir = BinaryLocator.hermetic()["SPLATFRAME_WEBCAM_DIR"] ?? ""
+        let has = { FileManager.default.fileExists(atPath: dir + "/" + $0) }
+        let backend = has("libmediapipe.so") ? (has("face_landmarker.task") ? "landmarker" : "blazeface") : "haar"
         #expect(r.stderr.contains("head video:\(Self.video) (\(backend))"), "\(r.stderr)")
     }
 

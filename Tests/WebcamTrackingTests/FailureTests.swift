@@ -45,15 +45,18 @@ private func absentCameraIndex() throws -> Int {
 
     @Test func missingModelsFallBackToHaarWithANotice() throws {
         let empty = WebcamModels(directory: TestData.temporaryDirectory("no-models").path)
-        #expect(throws: WebcamError.self) { try FaceDetector(backend: .mediapipe, models: empty) }
+        #expect(throws: WebcamError.self) { try FaceDetector(backend: .blazeface, models: empty) }
+        #expect(throws: WebcamError.self) { try FaceLandmarker(models: empty) }
         var notices: [String] = []
-        let detector = try FaceDetector.best(models: empty) { notices.append($0) }
-        #expect(detector.backend == .haar && notices.count == 1 && notices[0].contains("Haar"))
+        let pipeline = try EyePipeline.best(models: empty, model: PinholeEyeModel()) { notices.append($0) }
+        #expect(pipeline.backend == .haar && notices.count == 2, "\(notices)")
+        #expect(notices.first?.contains("landmarker unavailable") == true && notices.last?.contains("Haar") == true, "\(notices)")
+        #expect(throws: WebcamError.self) { try EyePipeline.best(models: empty, model: PinholeEyeModel(), prefer: .landmarker) { _ in } }
         let bogus = WebcamModels(directory: TestData.temporaryDirectory("bogus-models").path)
         try FileManager.default.createDirectory(atPath: bogus.directory, withIntermediateDirectories: true)
         try Data("not a library".utf8).write(to: URL(fileURLWithPath: bogus.library))
         try Data("not a model".utf8).write(to: URL(fileURLWithPath: bogus.shortRangeModel))
-        do { _ = try FaceDetector(backend: .mediapipe, models: bogus); Issue.record("a bogus library loaded") } catch {
+        do { _ = try FaceDetector(backend: .blazeface, models: bogus); Issue.record("a bogus library loaded") } catch {
             #expect(!"\(error)".contains("\n"), "\(error)")
         }
     }
@@ -116,7 +119,8 @@ struct WebcamSourceLifecycleTests {
         let still = try RGBFrame.read(path: TestData.path("video/astronaut.png"))
         let frame = try still.warped(scale: 1.4, tx: 320 - 222 * 1.4, ty: 240 - 110 * 1.4, width: 640, height: 480)
         let observations = try (0..<12).map { _ in try pipeline.process(frame) }
-        let r = try WebcamCalibration.fit(observations, distance: 0.7, model: pipeline.model, fit: .ipd)
+        let measuredWith = pipeline.model
+        let r = try WebcamCalibration.fit(observations, distance: 0.7, model: measuredWith, fit: .ipd)
         var calibrated = pipeline.model
         calibrated.ipd = r.value / 1000
         pipeline.model = calibrated
@@ -124,8 +128,10 @@ struct WebcamSourceLifecycleTests {
         let z = try #require(try pipeline.process(frame).eyes?.distance)
         #expect(abs(z - 0.7) < 0.01, "calibrated z \(z)")
         #expect(r.key == "ipdMM" && r.framesUsed == 12)
-        let f = try WebcamCalibration.fit(observations, distance: 0.7, model: pipeline.model, fit: .focal)
-        #expect(f.key == "cameraFocalPx" && abs(f.value - pipeline.model.focalPixels) < 0.02 * pipeline.model.focalPixels)
+        // Distance is proportional to the IPD and to the focal length: both fits scale by the same ratio.
+        let f = try WebcamCalibration.fit(observations, distance: 0.7, model: measuredWith, fit: .focal)
+        #expect(f.key == "cameraFocalPx")
+        #expect(abs(f.value / measuredWith.focalPixels - r.value / (measuredWith.ipd * 1000)) < 0.002, "\(f.value) \(r.value)")
         #expect(throws: WebcamError.self) { try WebcamCalibration.fit([], distance: 0.6, model: pipeline.model, fit: .ipd) }
     }
 }

@@ -17,13 +17,13 @@ struct SyntheticMotionTests {
     @Test func movingTheFaceMovesTheEyeTheWayAMirroredCameraSays() throws {
         let pipeline = try WebcamTestSupport.pipeline()
         let still = try RGBFrame.read(path: TestData.path("video/astronaut.png"))
-        func eye(_ f: RGBFrame) throws -> EyePoints {
+        func eye(_ f: RGBFrame, _ what: String) throws -> EyePoints {
             pipeline.reset()
-            return try #require(try pipeline.process(f).eyes, "no eyes found")
+            return try #require(try pipeline.process(f).eyes, "no eyes found: \(what)")
         }
-        let base = try eye(try Self.frame(still, scale: 1))
-        let right = try eye(try Self.frame(still, scale: 1, dx: 60))
-        let down = try eye(try Self.frame(still, scale: 1, dy: 50))
+        let base = try eye(try Self.frame(still, scale: 1), "centred")
+        let right = try eye(try Self.frame(still, scale: 1, dx: 60), "60 px right")
+        let down = try eye(try Self.frame(still, scale: 1, dy: 50), "50 px down")
         let f = pipeline.model.focal(forWidth: 640)
         // Image right = screen −x, by 60 px · z / f.
         #expect(right.centre.x < base.centre.x)
@@ -31,9 +31,11 @@ struct SyntheticMotionTests {
         // Image down = screen down; distance unchanged.
         #expect(down.centre.y < base.centre.y && abs(down.distance - base.distance) < 0.03 * base.distance)
         // Scaling the face by s changes z by 1/s within 5 %.
-        for s in [0.7, 1.4] {
-            let scaled = try eye(try Self.frame(still, scale: s))
-            #expect(abs(scaled.distance / base.distance * s - 1) < 0.05, "scale \(s): z ratio \(scaled.distance / base.distance)")
+        // At 0.7 the face (≈ 55 px) is below the landmarker's own face detector: the landmarker
+        // pipeline's BlazeFace backup measures it by eye spacing, a different model (10 %).
+        for (s, tolerance) in [(0.7, pipeline.backend == .landmarker ? 0.1 : 0.05), (1.4, 0.05)] {
+            let scaled = try eye(try Self.frame(still, scale: s), "scaled \(s)")
+            #expect(abs(scaled.distance / base.distance * s - 1) < tolerance, "scale \(s): z ratio \(scaled.distance / base.distance)")
         }
     }
 
@@ -74,11 +76,11 @@ struct SyntheticMotionTests {
         let sHaar = WebcamTestSupport.standardDeviation(haarBox) * 1000
         let meanZ = raw.reduce(0, +) / Double(raw.count)
         print(String(format: "still-face z jitter (%@, z %.2f m, 60 noisy frames): eyes raw %.2f mm (%.2f %% of z), eyes + default filter %.2f mm; face-box width: %@ box %.2f mm, Haar box %.2f mm (%.1f× the eyes', %d/60 frames)",
-                     pipeline.detector.backend.rawValue, meanZ, sRaw, sRaw / meanZ / 10, sFilt, pipeline.detector.backend.rawValue,
+                     pipeline.backend.rawValue, meanZ, sRaw, sRaw / meanZ / 10, sFilt, pipeline.backend.rawValue,
                      sBox, sHaar, sHaar / max(1e-9, sRaw), haarBox.count))
         #expect(sFilt <= sRaw)
         #expect(haarBox.count >= 50)
-        if pipeline.detector.backend == .mediapipe {
+        if pipeline.backend != .haar {
             #expect(sHaar > 2 * sRaw, "the eye-landmark distance should beat a face-box-width tracker by a wide margin")
         }
     }

@@ -1,5 +1,6 @@
 // Shared set-up for the webcam tests: the real detector (MediaPipe when its files are fetched).
 import Foundation
+import Media
 import Testing
 import TestSupport
 @testable import WebcamTracking
@@ -8,12 +9,21 @@ enum WebcamTestSupport {
     static let models = WebcamModels.locate()
     static var mediapipeAvailable: Bool { models.missingFile == nil }
     static let mediapipeSkip: Comment = "skipped: MediaPipe files are not fetched (run Scripts/fetch-webcam-models.sh)"
+    static var landmarkerAvailable: Bool { models.hasLandmarker }
+    static let landmarkerSkip: Comment = "skipped: face_landmarker.task is not fetched (run Scripts/fetch-webcam-models.sh)"
 
-    /// The best detector here (MediaPipe, else Haar) and a pipeline with the default model.
-    static func pipeline(_ backend: DetectorBackend? = nil) throws -> EyePipeline {
-        let detector = try backend.map { try FaceDetector(backend: $0, models: models) }
-            ?? FaceDetector.best(models: models) { print("notice: \($0)") }
-        return EyePipeline(detector: detector, model: PinholeEyeModel())
+    /// A pipeline with the default camera model over `backend` (nil: the best here — the
+    /// landmarker, else BlazeFace, else Haar).
+    static func pipeline(_ backend: DetectorBackend? = nil, model: PinholeEyeModel = PinholeEyeModel()) throws -> EyePipeline {
+        try EyePipeline.best(models: models, model: model, prefer: backend) { print("notice: \($0)") }
+    }
+
+    /// Every face a pipeline's back end sees in `frame` (boxes with eyes).
+    static func faces(_ pipeline: EyePipeline, _ frame: RGBFrame) throws -> [DetectedFace] {
+        switch pipeline.finder {
+        case .detector(let d): return try d.detect(frame)
+        case .landmarker(let l, _): return try l.detect(frame).map(\.face)
+        }
     }
 
     static func standardDeviation(_ v: [Double]) -> Double {

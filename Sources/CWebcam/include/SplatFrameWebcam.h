@@ -1,6 +1,7 @@
 /* SplatFrameWebcam.h — the C API of SplatFrame's native webcam layer: frame capture (V4L2
- * camera, video file or still image), small RGB image helpers for tests, and a face detector
- * with two back ends (MediaPipe BlazeFace loaded at run time with dlopen; OpenCV Haar cascades).
+ * camera, video file or still image), small RGB image helpers for tests, a face detector with
+ * two back ends (MediaPipe BlazeFace loaded at run time with dlopen; OpenCV Haar cascades), and
+ * MediaPipe's Face Landmarker (478 landmarks and the head's pose) from the same library.
  *
  * Contract, for every function here:
  *  - Pure C; no C++ exception ever crosses this boundary. Failing calls return NULL or -1 and,
@@ -178,6 +179,49 @@ const char *sfw_detector_backend_name(const sfw_detector *det);
 
 /* Frees the detector (closes its MediaPipe graphs). NULL is allowed. */
 void sfw_detector_destroy(sfw_detector *det);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Face landmarks and head pose (MediaPipe Face Landmarker)                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* 468 face-mesh points and 10 iris points (468–472: the person's right iris, centre first;
+ * 473–477: the left). */
+#define SFW_FACE_LANDMARKS 478
+
+typedef struct {
+    /* Box around the landmarks, full-image pixels. */
+    float x, y, w, h;
+    int landmark_count;
+    /* x, y: full-image pixels (pixel centres at integers); z: depth relative to the face's
+     * centre in the same pixel scale as x (smaller = nearer the camera). */
+    float landmarks[SFW_FACE_LANDMARKS][3];
+    /* 1 when `matrix` is valid. */
+    int has_matrix;
+    /* Column-major 4x4 transform from MediaPipe's canonical face model (centimetres; x towards
+     * the image's right when the face looks at the camera, y up, z out of the face) into the
+     * camera space of MediaPipe's virtual camera (OpenGL axes: x right, y up, looking down -z;
+     * 63 degrees vertical field of view over the image height, principal point at the centre). */
+    float matrix[16];
+} sfw_face_landmarks;
+
+typedef struct sfw_landmarker sfw_landmarker;
+
+/* Creates a Face Landmarker in VIDEO mode from `model` (face_landmarker.task) through the
+ * MediaPipe `library`, following at most `max_faces` (1–8) faces; min_confidence 0–1 (<= 0:
+ * 0.5) is used for detection, presence and tracking. Builds and warms up the graphs (~100 ms)
+ * with fd 2 pointed at /dev/null, as sfw_detector_create does. */
+sfw_landmarker *sfw_landmarker_create(const char *library, const char *model, int max_faces, float min_confidence,
+                                      char *err, int errlen);
+
+/* Landmarks and head pose of the faces in one frame (RGB, `stride` bytes per row; 0 = tightly
+ * packed). timestamp_ms must increase from call to call (VIDEO mode tracks from the previous
+ * frame); a timestamp not after the last one is moved to last + 1. Writes at most max_faces
+ * faces; returns how many, or -1. */
+int sfw_landmarker_detect(sfw_landmarker *lm, const uint8_t *rgb, int width, int height, int stride,
+                          int64_t timestamp_ms, sfw_face_landmarks *faces, int max_faces, char *err, int errlen);
+
+/* Frees the landmarker. NULL is allowed. */
+void sfw_landmarker_destroy(sfw_landmarker *lm);
 
 /* The OpenCV version string this layer was built against, e.g. "4.6.0". */
 const char *sfw_opencv_version(void);

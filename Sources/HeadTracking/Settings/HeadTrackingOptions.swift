@@ -6,6 +6,8 @@
 public struct HeadTrackingOptions: Sendable, Equatable {
     /// `--head SOURCE`.
     public var head: HeadSourceSpec?
+    /// The webcam's face back end by name (`--detector`; WebcamTracking parses it), nil: the best that works.
+    public var detector: String?
     /// `--eye X,Y,Z` (metres): a fixed eye; wins over `--head`.
     public var eye: Vec3d?
     /// `--filter SPEC`.

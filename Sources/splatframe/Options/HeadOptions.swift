@@ -3,6 +3,7 @@
 // bench and export take the groups that mean something to them.
 import ArgumentParser
 import HeadTracking
+import WebcamTracking
 
 /// `--head SOURCE`.
 struct HeadSourceOption: ParsableArguments {
@@ -54,6 +55,9 @@ struct ReplayPlaybackOptions: ParsableArguments {
 /// Every head-tracking option of the window (`cube`, `open`, `library`) and `config`.
 struct HeadOptions: ParsableArguments {
     @OptionGroup var source: HeadSourceOption
+    @Option(help: "Webcam face back end: landmarker (head pose), blazeface (or mediapipe) or haar (default: the first that works, in that order).",
+            transform: DetectorBackend.parse)
+    var detector: DetectorBackend?
     @OptionGroup var eye: EyeOption
     @OptionGroup var smoothing: SmoothingOptions
     @OptionGroup var movement: MovementScaleOption
@@ -70,6 +74,7 @@ struct HeadOptions: ParsableArguments {
     var resolved: HeadTrackingOptions {
         var o = HeadTrackingOptions()
         o.head = source.head
+        o.detector = detector?.rawValue
         o.eye = eye.eye?.precise
         smoothing.apply(to: &o)
         o.movementScale = movement.movementScale

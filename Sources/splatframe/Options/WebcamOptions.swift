@@ -8,15 +8,23 @@ import WebcamTracking
 struct WebcamInputOptions: ParsableArguments {
     @Option(help: "Camera index or /dev/videoN (default 0).", transform: CaptureDevice.parse) var device: CaptureDevice?
     @Option(help: "A video file (or still image) instead of a camera.") var video: String?
-    @Option(help: "Face detector: mediapipe or haar (default: mediapipe, else haar).") var detector: DetectorBackend?
-    @Option(help: "Folder with libmediapipe.so and the BlazeFace models (default: the cache Scripts/fetch-webcam-models.sh fills).")
+    @Option(help: "Face back end: landmarker (head pose), blazeface (or mediapipe) or haar (default: the first that works, in that order).",
+            transform: DetectorBackend.parse)
+    var detector: DetectorBackend?
+    @Option(help: "Folder with libmediapipe.so, the BlazeFace models and face_landmarker.task (default: the cache Scripts/fetch-webcam-models.sh fills).")
     var models: String?
 
     /// The frames' source: the video file, else the camera (index 0 unless --device names one).
     var capture: CaptureSource { video.map { .file($0) } ?? device?.source ?? .device(0) }
 }
 
-extension DetectorBackend: ExpressibleByArgument {}
+extension DetectorBackend {
+    /// `--detector NAME`.
+    static func parse(_ text: String) throws -> DetectorBackend {
+        guard let b = DetectorBackend(name: text) else { throw ArgumentRule("expected landmarker, blazeface (or mediapipe) or haar") }
+        return b
+    }
+}
 
 /// `--device N` or `/dev/videoN`.
 struct CaptureDevice: ArgumentValue {

@@ -51,7 +51,8 @@ extension WindowLauncher {
     /// error). `notice` hears every fall-back.
     static func startTracking(options: HeadTrackingOptions, config: (file: ConfigFile?, path: String), setup: ViewingSetup,
                               notice: @escaping (String) -> Void) throws -> HeadTrackingSession {
-        let camera = WebcamSourceFactory.maker(config: config.file, notice: notice)
+        let camera = WebcamSourceFactory.maker(config: config.file, prefer: options.detector.flatMap(DetectorBackend.init(name:)),
+                                               notice: notice)
         func start(_ o: HeadTrackingOptions) throws -> HeadTrackingSession {
             let s = try HeadTrackingSession(options: o, config: config.file, configPath: config.path,
                                             geometry: setup.trackingGeometry, camera: camera)
