@@ -69,9 +69,9 @@ let package = Package(
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
-        .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "Workers", "CWebcam"]),
+        .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "SceneIO", "Workers", "CWebcam"]),
         // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
-        .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "SceneIO"]),
+        .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],

@@ -43,7 +43,7 @@ public final class SyntheticHead: @unchecked Sendable {
 
     /// The canonical face with each vertex's texture coordinate at the matching landmark of the
     /// face in `photo` (`landmarks` in pixels, from the Face Landmarker).
-    public init(face: CanonicalFaceMesh, photo: RGBAImage, landmarks: [SIMD3<Double>], camera: RigCamera) throws {
+    public init(face: CanonicalFace, photo: RGBAImage, landmarks: [SIMD3<Double>], camera: RigCamera) throws {
         guard landmarks.count >= face.positions.count else {
             throw HeadRigError.noFace("the photo's landmarks are \(landmarks.count), expected \(face.positions.count)")
         }
@@ -59,7 +59,7 @@ public final class SyntheticHead: @unchecked Sendable {
     /// Loads the canonical face from the landmarker bundle and textures it from the frontal face
     /// in the photo at `photoPath` (found by the Face Landmarker).
     public static func make(models: WebcamModels, photo photoPath: String, camera: RigCamera) throws -> SyntheticHead {
-        let face = try CanonicalFaceMesh.load(task: models.landmarkerModel)
+        let face = try CanonicalFace.load(task: models.landmarkerModel)
         let photo = try ImageFile.load(photoPath)
         let landmarker = try FaceLandmarker(models: models, maxFaces: 1)
         var rgb = [UInt8](repeating: 0, count: photo.width * photo.height * 3)

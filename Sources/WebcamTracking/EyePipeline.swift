@@ -89,7 +89,8 @@ public final class EyePipeline: @unchecked Sendable {
             face = chosen.map { all[$0].face }
             search = chosen == nil ? .none : .landmarks
             if let i = chosen, let m = all[i].transform,
-               let pose = HeadPoseModel.pose(transform: m, width: width, height: height, model: model) {
+               let pose = HeadPoseModel.pose(transform: m, width: width, height: height, model: model,
+                                             landmarks: all[i].points, face: landmarker.canonicalFace) {
                 let centre = (pose.right + pose.left) / 2
                 let irisSpacing = all[i].face.eyes.map { simd_length($0.left - $0.right) } ?? 0
                 eyes = EyePoints(centre: centre, right: pose.right, left: pose.left, distance: centre.z - model.cameraPosition.z,

@@ -22,6 +22,9 @@ public struct FaceLandmarks: Sendable {
 public final class FaceLandmarker: @unchecked Sendable {
     private let handle: OpaquePointer
     private var buffer: [sfw_face_landmarks]
+    /// The canonical face from the same bundle, for refitting the pose through the real camera
+    /// (nil when the bundle lacks it: the transform is used alone).
+    public let canonicalFace: CanonicalFace?
     /// Faces the last call returned (VIDEO mode was following them).
     private var following = 0
 
@@ -37,6 +40,7 @@ public final class FaceLandmarker: @unchecked Sendable {
         guard let h else { throw WebcamError.detector(message.isEmpty ? "face landmarker unavailable" : message) }
         handle = h
         buffer = [sfw_face_landmarks](repeating: sfw_face_landmarks(), count: maxFaces)
+        canonicalFace = try? CanonicalFace.load(task: models.landmarkerModel)
     }
 
     deinit { sfw_landmarker_destroy(handle) }

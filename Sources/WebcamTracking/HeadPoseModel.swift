@@ -36,35 +36,44 @@ public enum HeadPoseModel {
         public var rotation: [[Double]]
     }
 
-    /// The pose a transform gives for a `width`×`height` frame through `model` (focal length,
-    /// IPD, camera position); nil for a degenerate transform.
-    public static func pose(transform m: [Double], width: Double, height: Double, model: PinholeEyeModel) -> Pose? {
+    /// The pose for a `width`×`height` frame through `model` (focal length, IPD, camera
+    /// position): with `face` and the frame's `landmarks`, the canonical face refitted through the
+    /// real camera (`HeadPoseFit`, started from the transform); else the transform alone, its depth
+    /// rescaled to the real focal length and its rotation turned back by the line of sight.
+    /// nil for a degenerate transform.
+    public static func pose(transform m: [Double], width: Double, height: Double, model: PinholeEyeModel,
+                            landmarks: [SIMD3<Double>]? = nil, face: CanonicalFace? = nil) -> Pose? {
         guard m.count == 16, m.allSatisfy(\.isFinite), width > 0, height > 0 else { return nil }
         // Column-major: element (row r, column c) is m[c * 4 + r].
-        var r = (0..<3).map { row in (0..<3).map { col in m[col * 4 + row] } }
-        let scale = cbrt(determinant(r))
+        var seen = (0..<3).map { row in (0..<3).map { col in m[col * 4 + row] } }
+        let scale = cbrt(determinant(seen))
         guard scale.isFinite, scale > 1e-6 else { return nil }
-        r = r.map { $0.map { $0 / scale } }
+        seen = seen.map { $0.map { $0 / scale } }
         let t = SIMD3(m[12], m[13], m[14])
         guard t.z < -1e-3 else { return nil }   // the head is in front of the camera
-        let fVirtual = (height / 2) / tan(virtualVerticalFOV * .pi / 360)
-        let k = model.focal(forWidth: width) / fVirtual
-        // MediaPipe's rotation is the face's as seen along the line of sight to it: a head off the
-        // camera's axis that faces along the axis reads as turned by the angle between the axis
-        // and the line to the eyes (measured: 5° for eyes 5 cm below the axis at 0.55 m). The eye
-        // midpoint is placed by the transform as given (it agrees with the image); the corrected
-        // rotation orients the eyes about it and gives the angles.
-        let seen = r
+        let f = model.focal(forWidth: width)
+        let k = f / ((height / 2) / tan(virtualVerticalFOV * .pi / 360))
         let sigma = model.ipd * 100 / canonicalIPD
-        // A transform with a uniform scale s drew a face s× the canonical one: the scene
+        // The same image from the real camera puts the head's origin at the same x, y and k× the
+        // depth; a transform with a uniform scale s drew a face s× the canonical one: the scene
         // scaled by σ/s has the viewer's face.
         let origin = SIMD3(t.x, t.y, t.z * k) * (sigma / scale)
-        func rotate(_ m: [[Double]], _ e: SIMD3<Double>) -> SIMD3<Double> {
-            SIMD3((0..<3).map { row in m[row][0] * e.x + m[row][1] * e.y + m[row][2] * e.z })
-        }
         let mid = (canonicalRightEye + canonicalLeftEye) / 2, half = (canonicalLeftEye - canonicalRightEye) / 2
-        let midCam = origin + rotate(seen, mid) * sigma
-        r = multiply(lineOfSight(midCam), seen)
+        let midCam: SIMD3<Double>, r: [[Double]]
+        if let face, let landmarks,
+           let fit = HeadPoseFit.fit(face: face, scale: sigma, landmarks: landmarks, focal: f, width: width, height: height,
+                                     rotation: seen, translation: origin) {
+            r = fit.rotation
+            midCam = fit.translation + rotate(r, mid) * sigma
+        } else {
+            // MediaPipe's rotation is the face's as seen along the line of sight to it: a head off
+            // the camera's axis that faces along the axis reads as turned by the angle between the
+            // axis and the line to the eyes (measured: 5° for eyes 5 cm below the axis at 0.55 m).
+            // The eye midpoint is placed by the transform as given (it agrees with the image); the
+            // corrected rotation orients the eyes about it and gives the angles.
+            midCam = origin + rotate(seen, mid) * sigma
+            r = multiply(lineOfSight(midCam), seen)
+        }
         func place(_ sign: Double) -> Vec3d {
             let cam = (midCam + rotate(r, half) * (sign * sigma)) / 100   // metres, camera space
             return Vec3d(-cam.x, cam.y, -cam.z) + model.cameraPosition
@@ -74,6 +83,11 @@ public enum HeadPoseModel {
         let q = (0..<3).map { row in (0..<3).map { col in d[row] * r[row][col] * d[col] } }
         let yaw = atan2(q[0][2], q[2][2]), pitch = asin(max(-1, min(1, -q[1][2]))), roll = atan2(q[1][0], q[1][1])
         return Pose(right: place(-1), left: place(1), angles: Vec3d(yaw, pitch, roll), rotation: q)
+    }
+
+    static func rotate(_ m: [[Double]], _ e: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(m[0][0] * e.x + m[0][1] * e.y + m[0][2] * e.z, m[1][0] * e.x + m[1][1] * e.y + m[1][2] * e.z,
+              m[2][0] * e.x + m[2][1] * e.y + m[2][2] * e.z)
     }
 
     /// The rotation taking the camera's axis (0, 0, −1) to the direction of `p` (camera space).
@@ -100,6 +114,3 @@ public enum HeadPoseModel {
     }
 }
 
-private extension SIMD3 where Scalar == Double {
-    init(_ a: [Double]) { self.init(a[0], a[1], a[2]) }
-}
