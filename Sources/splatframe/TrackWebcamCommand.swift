@@ -44,7 +44,8 @@ struct TrackWebcamCommand: ParsableCommand {
         }
         let tracker = HeadTracker(source: FixedSource(eye: settings.geometry.neutralEye), settings: settings.trackerSettings)
         let recorder = try out.map {
-            try PoseRecorder(path: $0, comment: ["splatframe track webcam: \(capture.source), detector \(pipeline.backend.rawValue), filter \(settings.filter.value)"])
+            try PoseRecorder(path: $0, comment: ["splatframe track webcam: \(capture.source), detector \(pipeline.backend.rawValue), filter \(settings.filter.value)"],
+                             eyes: true)
         }
         let fps = capture.isFile ? (capture.fps > 0 ? capture.fps : 30) : 0
         let limit = frames ?? (capture.isFile ? max(1, capture.frameCount) : Int.max)
@@ -63,7 +64,10 @@ struct TrackWebcamCommand: ParsableCommand {
             let captured = capture.isFile ? readStart : MonotonicClock.now()
             let o = try pipeline.process(frame)
             let posed = MonotonicClock.now()
-            let sample = o.eyePoint(model: pipeline.model).map { PoseSample(timestamp: stamp, position: $0, confidence: o.confidence) }
+            let sample = o.eyePoint(model: pipeline.model).map {
+                PoseSample(timestamp: stamp, position: $0, rotation: o.angles ?? o.eyes.map { Vec3d(0, 0, $0.roll) },
+                           confidence: o.confidence, eyeSpan: o.eyes.map { $0.right - $0.left })
+            }
             let pose = tracker.update(sample: sample, at: stamp)
             try recorder?.record(pose, confidence: o.confidence)
             summary.add(o, captureToPose: posed - captured)

@@ -149,4 +149,37 @@ import Testing
         #expect(back.samples[5].position.x == 0.05)
         #expect(back.samples[29].confidence == 0)
     }
+
+    @Test("a webcam recording keeps the head's angles and both eyes, and a replay carries them (stereo from the logged eyes)")
+    func recorderEyesAndAnglesRoundTrip() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rec-eyes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("rec.csv").path
+        let rec = try PoseRecorder(path: path, eyes: true)
+        let t = HeadTracker(settings: HeadTrackerSettings())
+        let deg = Double.pi / 180
+        for k in 0..<10 {
+            let time = Double(k) / 30
+            // Turning: the right eye comes forward as the left goes back.
+            let yaw = Double(k) * 2 * deg
+            let span = Vec3d(0.063 * cos(yaw), 0, 0.063 * sin(yaw))
+            try rec.record(t.update(sample: PoseSample(timestamp: time, position: Vec3d(0.01, 0.02, 0.6),
+                                                       rotation: Vec3d(yaw, 0, 0), eyeSpan: span), at: time))
+        }
+        try rec.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(",yaw,pitch,roll,left_x,left_y,left_z,right_x,right_y,right_z\n"))
+        let back = try PoseLogReader().read(path: path)
+        #expect(back.hasRotation && back.samples.count == 10)
+        let last = back.samples[9]
+        #expect(abs((last.rotation?.x ?? 0) - 18 * deg) < 1e-6)
+        let span = try #require(last.eyeSpan)
+        #expect(abs(span.x - 0.063 * cos(18 * deg)) < 1e-6 && abs(span.z - 0.063 * sin(18 * deg)) < 1e-6, "\(span)")
+        // Halfway between two logged frames, a replay's eye span is halfway between theirs.
+        let replay = ReplaySource(log: back, loop: false)
+        let mid = replay.sample(at: (back.samples[3].timestamp + back.samples[4].timestamp) / 2)
+        let expected = ((back.samples[3].eyeSpan ?? .zero) + (back.samples[4].eyeSpan ?? .zero)) / 2
+        #expect(mid?.eyeSpan.map { (($0 - expected) * ($0 - expected)).sum() < 1e-12 } == true)
+    }
 }

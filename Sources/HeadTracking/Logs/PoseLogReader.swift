@@ -82,6 +82,9 @@ public struct PoseLogReader: Sendable {
         let rot = (col("yaw"), col("pitch"), col("roll"))
         let hasRot = rot.0 != nil && rot.1 != nil && rot.2 != nil
         let cc = col("confidence")
+        // Both eyes (the webcam's logs): right_x… and left_x… give each sample its eye span.
+        let eyeCols = ["right_x", "right_y", "right_z", "left_x", "left_y", "left_z"].map(col)
+        let hasEyes = eyeCols.allSatisfy { $0 != nil }
         var samples: [PoseSample] = []
         samples.reserveCapacity(rows.count)
         var skipped = 0
@@ -106,7 +109,13 @@ public struct PoseLogReader: Sendable {
                 }
             }
             lastT = t
-            samples.append(PoseSample(timestamp: t, position: Vec3d(v[cx], v[cy], v[cz]), rotation: r, confidence: conf))
+            var span: Vec3d? = nil
+            if hasEyes {
+                let e = eyeCols.map { v[$0!] }
+                span = Vec3d(e[0] - e[3], e[1] - e[4], e[2] - e[5])
+            }
+            samples.append(PoseSample(timestamp: t, position: Vec3d(v[cx], v[cy], v[cz]), rotation: r, confidence: conf,
+                                      eyeSpan: span))
         }
         return PoseLog(samples: samples, format: .splatframe, skippedLines: skipped,
                        hasRotation: hasRot, hasConfidence: cc != nil)

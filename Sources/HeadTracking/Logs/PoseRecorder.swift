@@ -11,9 +11,12 @@ import Foundation
 /// | `filtered_x,filtered_y,filtered_z` | the pose the renderer used (filtered, eased), metres |
 /// | `state` | 0 tracking, 1 holding, 2 easingOut, 3 lost, 4 easingIn |
 /// | `latency_ms` | frame time − sample publish time, milliseconds (−1 without a sample) |
+/// | `yaw,pitch,roll` | with `eyes`: the head's angles, degrees (`HeadPoseModel` conventions; 0 when the source measures none) |
+/// | `left_x,left_y,left_z,right_x,right_y,right_z` | with `eyes`: the raw eyes, metres (the raw eye ± half the source's eye span; ± half a 63 mm IPD along x without one) |
 ///
 /// The file is a valid log in our format (`t,x,y,z` + `confidence`; the other columns are
-/// ignored on reading), so `--head replay:FILE` replays the raw track.
+/// ignored on reading, except the angles and the eyes, which a replay carries), so
+/// `--head replay:FILE` replays the raw track, in stereo from the logged eyes.
 public final class PoseRecorder {
     /// Output path.
     public let path: String
@@ -23,8 +26,13 @@ public final class PoseRecorder {
     /// Rows written so far.
     public private(set) var rows = 0
 
+    /// Whether rows carry the head's angles and both eyes.
+    public let eyes: Bool
+
     /// Creates (truncates) `path` and writes the header; `comment` lines go first as `# …`.
-    public init(path: String, comment: [String] = []) throws {
+    /// `eyes`: add the angle and eye columns (for sources that measure them: the webcam).
+    public init(path: String, comment: [String] = [], eyes: Bool = false) throws {
+        self.eyes = eyes
         self.path = path
         guard FileManager.default.createFile(atPath: path, contents: nil),
               let h = FileHandle(forWritingAtPath: path) else {
@@ -32,7 +40,8 @@ public final class PoseRecorder {
         }
         handle = h
         for c in comment { buffer += "# \(c)\n" }
-        buffer += "t,x,y,z,confidence,filtered_x,filtered_y,filtered_z,state,latency_ms\n"
+        buffer += "t,x,y,z,confidence,filtered_x,filtered_y,filtered_z,state,latency_ms"
+            + (eyes ? ",yaw,pitch,roll,left_x,left_y,left_z,right_x,right_y,right_z\n" : "\n")
     }
 
     deinit { try? close() }
@@ -52,7 +61,14 @@ public final class PoseRecorder {
         let lat = pose.latency.map { f(($0 * 1000 * 1000).rounded() / 1000) } ?? "-1"
         let c = pose.rawPosition == nil ? "0" : confidence.map { f(min(1, max(0, $0))) } ?? "1"
         buffer += "\(f(t)),\(f(r.x)),\(f(r.y)),\(f(r.z)),\(c),"
-        buffer += "\(f(pose.position.x)),\(f(pose.position.y)),\(f(pose.position.z)),\(Self.code(pose.state)),\(lat)\n"
+        buffer += "\(f(pose.position.x)),\(f(pose.position.y)),\(f(pose.position.z)),\(Self.code(pose.state)),\(lat)"
+        if eyes {
+            let a = (pose.rotation ?? .zero) * (180 / Double.pi)
+            let half = (pose.eyeSpan ?? Vec3d(0.063, 0, 0)) / 2
+            let right = r + half, left = r - half
+            buffer += ",\(f(a.x)),\(f(a.y)),\(f(a.z)),\(f(left.x)),\(f(left.y)),\(f(left.z)),\(f(right.x)),\(f(right.y)),\(f(right.z))"
+        }
+        buffer += "\n"
         rows += 1
         if buffer.utf8.count > 1 << 16 { try flush() }
     }

@@ -42,7 +42,8 @@ public final class HeadTrackingSession {
         self.source = try HeadSourceFactory.make(s.head.value, settings: s, options: options, camera: camera, clock: clock)
         self.tracker = HeadTracker(source: source, settings: s.trackerSettings)
         self.recorder = try options.recordPath.map {
-            try PoseRecorder(path: $0, comment: ["splatframe head \(s.head.value), filter \(s.filter.value)"])
+            try PoseRecorder(path: $0, comment: ["splatframe head \(s.head.value), filter \(s.filter.value)"],
+                             eyes: s.head.value.isCamera)
         }
     }
 

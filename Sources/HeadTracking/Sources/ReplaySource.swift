@@ -66,6 +66,7 @@ public final class ReplaySource: PoseSource {
         var out = PoseSample(timestamp: t, position: a.position + (b.position - a.position) * u,
                              confidence: min(a.confidence, b.confidence))
         if let ra = a.rotation, let rb = b.rotation { out.rotation = ra + (rb - ra) * u }
+        if let ea = a.eyeSpan, let eb = b.eyeSpan { out.eyeSpan = ea + (eb - ea) * u }
         return out
     }
 
