@@ -27,11 +27,14 @@ struct TrackWebcamCommand: ParsableCommand {
     var frames: Int?
     @Flag(help: "Print timing and tracking statistics.") var stats = false
     @OptionGroup var smoothing: SmoothingOptions
+    @OptionGroup var sendPose: SendPoseOption
     @OptionGroup var configOption: ConfigOption
 
     func run() throws {
         guard (input.device == nil) != (input.video == nil) else { throw OptionError("--device/--video", "", "give exactly one of --device N and --video FILE") }
-        guard out != nil || stats else { throw OptionError("--out/--stats", "", "give --out LOG.csv, --stats, or both") }
+        guard out != nil || stats || sendPose.target != nil else {
+            throw OptionError("--out/--stats/--send-pose", "", "give --out LOG.csv, --stats, --send-pose, or several")
+        }
         let config = try configOption.interactive()
         var options = HeadTrackingOptions()
         smoothing.apply(to: &options)
@@ -43,6 +46,7 @@ struct TrackWebcamCommand: ParsableCommand {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }
         let tracker = HeadTracker(source: FixedSource(eye: settings.geometry.neutralEye), settings: settings.trackerSettings)
+        let sender = try sendPose.target.map { try PoseSender(host: $0.host, port: $0.port, mapping: settings.opentrackMapping) }
         let recorder = try out.map {
             try PoseRecorder(path: $0, comment: ["splatframe track webcam: \(capture.source), detector \(pipeline.backend.rawValue), filter \(settings.filter.value)"],
                              eyes: true)
@@ -70,6 +74,7 @@ struct TrackWebcamCommand: ParsableCommand {
             }
             let pose = tracker.update(sample: sample, at: stamp)
             try recorder?.record(pose, confidence: o.confidence)
+            if let sender, sample != nil, pose.state != .lost { sender.send(pose) }
             summary.add(o, captureToPose: posed - captured)
             index += 1
         }

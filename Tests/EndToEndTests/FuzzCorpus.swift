@@ -9,7 +9,7 @@ struct FuzzCorpus {
     /// The kinds of value an option or argument takes.
     enum Kind: CaseIterable {
         case number, integer, count, vector, eye, size, screen, filter, head, axes, stereo, kernel, up, budget, sweep,
-             detector, fit, scene, file, outFile, outDir, log, device, wall, folder, text
+             detector, fit, scene, file, outFile, outDir, log, device, wall, folder, text, poseTarget
     }
 
     /// A command: its words, the base arguments that keep a valid run short, its positional
@@ -106,6 +106,8 @@ struct FuzzCorpus {
         case (.sweep, false): return hostile + ["splats=1e400k", "size=0x0", "threads=0", "kernel=x", "x=1", "splats="]
         case (.detector, true): return ["haar", "mediapipe", "blazeface", "landmarker"]
         case (.detector, false): return hostile + ["x"]
+        case (.poseTarget, true): return ["udp", "udp:127.0.0.1:4299", "udp:4298"]
+        case (.poseTarget, false): return hostile + ["udp:0.0.0.0", "udp:99999", "tcp:4242", "udp:127.0.0.1:0"]
         case (.fit, true): return ["ipd", "focal"]
         case (.fit, false): return hostile + ["x"]
         case (.text, true): return ["object", "room"]
@@ -133,6 +135,7 @@ struct FuzzCorpus {
     static let headOptions: [(String, Kind?)] = [
         ("--head", .head), ("--eye", .eye), ("--filter", .filter), ("--predict", .number), ("--movement-scale", .number),
         ("--axis-strength", .vector), ("--record", .outFile), ("--speed", .number), ("--axes", .axes), ("--loop", nil), ("--lenient", nil),
+        ("--detector", .detector), ("--send-pose", .poseTarget),
     ]
     static let roomOptions: [(String, Kind?)] = [
         ("--back", .wall), ("--left", .wall), ("--top", .wall), ("--depth", .number), ("--no-targets", nil),
@@ -177,7 +180,7 @@ struct FuzzCorpus {
                               ("--axes", .axes), ("--loop", nil), ("--config", .file), ("--out", .outFile)]),
             Command(words: ["track", "webcam"], base: ["--frames", "2", "--stats"],
                     options: [("--device", .device), ("--video", .file), ("--frames", .integer), ("--detector", .detector),
-                              ("--filter", .filter), ("--out", .outFile), ("--models", .folder)]),
+                              ("--filter", .filter), ("--out", .outFile), ("--models", .folder), ("--send-pose", .poseTarget)]),
             Command(words: ["track", "calibrate"], base: ["--seconds", "0.5", "--dry-run"],
                     options: [("--device", .device), ("--video", .file), ("--distance", .number), ("--seconds", .number), ("--fit", .fit),
                               ("--detector", .detector), ("--config", .file)]),

@@ -25,6 +25,8 @@ public final class HeadTrackingSession {
     public let tracker: HeadTracker
     /// The recorder when `--record` was given.
     public let recorder: PoseRecorder?
+    /// The pose sender when `--send-pose` was given (in the frame `settings.opentrackMapping` reads).
+    public let sender: PoseSender?
     /// The first recording error, if any (recording then stops; the frame loop goes on).
     public private(set) var recordError: HeadTrackingError?
 
@@ -41,6 +43,11 @@ public final class HeadTrackingSession {
         self.options = options
         self.source = try HeadSourceFactory.make(s.head.value, settings: s, options: options, camera: camera, clock: clock)
         self.tracker = HeadTracker(source: source, settings: s.trackerSettings)
+        if let target = options.sendPose, target.loopsBack(into: s.head.value) {
+            throw HeadTrackingError.badSpec(what: "--send-pose", value: target.description,
+                                            expected: "a port other than the one --head \(s.head.value) listens on (it would hear itself)")
+        }
+        self.sender = try options.sendPose.map { try PoseSender(host: $0.host, port: $0.port, mapping: s.opentrackMapping) }
         self.recorder = try options.recordPath.map {
             try PoseRecorder(path: $0, comment: ["splatframe head \(s.head.value), filter \(s.filter.value)"],
                              eyes: s.head.value.isCamera)
@@ -77,6 +84,8 @@ public final class HeadTrackingSession {
     }
 
     private func record(_ pose: HeadPose) -> HeadPose {
+        // A fresh sample this frame (the tracker's rate, not the frame rate) goes to other apps.
+        if let sender, pose.rawPosition != nil, pose.state != .lost { sender.send(pose) }
         if let recorder, recordError == nil {
             do { try recorder.record(pose) } catch { noteRecordError(error) }
         }

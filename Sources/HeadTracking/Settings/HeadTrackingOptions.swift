@@ -20,6 +20,8 @@ public struct HeadTrackingOptions: Sendable, Equatable {
     public var axisStrength: Vec3d?
     /// `--record LOG`: write a `PoseRecorder` log of every frame.
     public var recordPath: String?
+    /// `--send-pose`: send the filtered pose to other apps as opentrack UDP packets.
+    public var sendPose: PoseTarget?
     /// `--loop` (replay).
     public var loop: Bool = false
     /// `--speed F` (replay).

@@ -36,4 +36,15 @@ public struct OpentrackMapping: Equatable, Sendable, Codable {
 
     /// Radians for opentrack's yaw, pitch, roll in degrees.
     public func rotation(_ yawPitchRollDegrees: Vec3d) -> Vec3d { yawPitchRollDegrees * (Double.pi / 180) }
+
+    /// The inverse of `position`: the opentrack translation (cm) that maps to screen position `p`.
+    public func opentrack(position p: Vec3d) -> Vec3d {
+        let mapped = (p - offset) / scale   // = axes.apply(ot)
+        var ot = Vec3d.zero
+        for i in 0..<3 { ot[axes.source[i]] = axes.sign[i] * mapped[i] }
+        return ot
+    }
+
+    /// The inverse of `rotation`: degrees.
+    public func opentrackDegrees(_ rotation: Vec3d) -> Vec3d { rotation * (180 / Double.pi) }
 }

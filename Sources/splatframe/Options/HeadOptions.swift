@@ -66,6 +66,7 @@ struct HeadOptions: ParsableArguments {
     var axisStrength: AxisStrength?
     @Option(name: .customLong("record"), help: "Record raw and filtered poses of every frame to this CSV.")
     var record: String?
+    @OptionGroup var sendPose: SendPoseOption
     @OptionGroup var playback: ReplayPlaybackOptions
     @OptionGroup var frame: LogFrameOptions
     @OptionGroup var lenient: LenientOption
@@ -80,6 +81,7 @@ struct HeadOptions: ParsableArguments {
         o.movementScale = movement.movementScale
         o.axisStrength = axisStrength?.precise
         o.recordPath = record
+        o.sendPose = sendPose.target
         playback.apply(to: &o)
         frame.apply(to: &o)
         o.lenient = lenient.lenient
@@ -111,4 +113,12 @@ extension LogFrameOptions {
 }
 extension ReplayPlaybackOptions {
     func apply(to o: inout HeadTrackingOptions) { o.loop = loop; o.speed = speed }
+}
+
+/// `--send-pose udp[:HOST][:PORT]`.
+struct SendPoseOption: ParsableArguments {
+    @Option(name: .customLong("send-pose"),
+            help: "Send the filtered head pose to other apps as opentrack UDP packets: udp[:HOST][:PORT] (default 127.0.0.1:4242).",
+            transform: PoseTarget.parse)
+    var target: PoseTarget?
 }

@@ -25,6 +25,12 @@ extension HeadSourceSpec: ArgumentValue {
     }
 }
 
+extension PoseTarget: ArgumentValue {
+    static func parse(_ text: String) throws -> PoseTarget {
+        do { return try PoseTarget(parsing: text) } catch { throw rule(error) }
+    }
+}
+
 extension AxisMapping: ArgumentValue {
     static func parse(_ text: String) throws -> AxisMapping {
         do { return try AxisMapping(parsing: text) } catch { throw rule(error) }
