@@ -35,4 +35,13 @@ extension RGBFrame {
         guard status == 0 else { throw MediaError.capture(message) }
         return out
     }
+
+    /// Writes the frame to `path`, its format by the extension (.png, .jpg, .bmp, .ppm…).
+    /// Throws `MediaError.capture` naming the file.
+    public func write(path: String) throws {
+        let (status, message) = withNativeErrorBuffer { err, len in
+            pixels.withUnsafeBufferPointer { sfw_image_write_rgb(path, $0.baseAddress, Int32(width), Int32(height), 0, err, len) }
+        }
+        guard status == 0 else { throw MediaError.capture(message.isEmpty ? "\(path): cannot write" : message) }
+    }
 }

@@ -8,10 +8,26 @@ public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
     case device(Int)
     /// A video file (or a still image read as a one-frame video), played at its frame rate, looping.
     case file(String)
+    /// A network camera: an MJPEG-over-HTTP or RTSP URL (anything OpenCV's FFmpeg backend opens),
+    /// opened and read with waits bounded by `timeout` seconds.
+    case stream(url: String, timeout: Double)
 
-    /// Parses `webcam[:N|/dev/videoN]`'s device part (nil = 0).
-    public static func device(parsing s: String?) throws -> CaptureSource {
+    /// Schemes a stream URL may have.
+    public static let streamSchemes = ["http", "https", "rtsp", "rtsps", "rtmp", "udp", "tcp", "srt"]
+    /// The default bound on opening a stream and on each read (seconds).
+    public static let defaultStreamTimeout = 3.0
+
+    /// Parses `webcam[:N|/dev/videoN|URL]`'s device part (nil = 0); a URL waits at most `timeout` s.
+    public static func device(parsing s: String?, timeout: Double = defaultStreamTimeout) throws -> CaptureSource {
         guard let s, !s.isEmpty else { return .device(0) }
+        if let r = s.range(of: "://") {
+            let scheme = s[..<r.lowerBound].lowercased()
+            guard streamSchemes.contains(scheme), !s[r.upperBound...].isEmpty,
+                  !s.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+                throw MediaError.capture("invalid camera URL '\(s.prefix(80))': expected \(streamSchemes.joined(separator: ", "))://HOST[:PORT]/PATH")
+            }
+            return .stream(url: s, timeout: timeout)
+        }
         let digits = s.hasPrefix("/dev/video") ? String(s.dropFirst(10)) : s
         guard let n = Int(digits), n >= 0, n < 1000 else {
             throw MediaError.capture("invalid webcam device '\(s)': expected an index (0) or /dev/videoN")
@@ -23,6 +39,7 @@ public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .device(let n): return "/dev/video\(n)"
         case .file(let p): return p
+        case .stream(let url, _): return url
         }
     }
 }
@@ -48,6 +65,9 @@ public final class VideoCapture: @unchecked Sendable {
             switch source {
             case .device(let n): return sfw_capture_open_device(Int32(n), 640, 480, err, len)
             case .file(let path): return sfw_capture_open_file(path, err, len)
+            case .stream(let url, let timeout):
+                let ms = Int32(max(0.1, min(600, timeout)) * 1000)
+                return sfw_capture_open_url(url, ms, ms, err, len)
             }
         }
         guard let h else { throw MediaError.capture(message.isEmpty ? "\(source): cannot open" : message) }
@@ -59,8 +79,10 @@ public final class VideoCapture: @unchecked Sendable {
 
     deinit { sfw_capture_close(handle) }
 
-    /// True for a file (which ends and can be rewound), false for a camera.
+    /// True for a file (which ends and can be rewound), false for a camera or a stream.
     public var isFile: Bool { if case .file = source { return true }; return false }
+    /// True for a network stream (which can drop and be reopened).
+    public var isStream: Bool { if case .stream = source { return true }; return false }
 
     /// Reads the next frame into `frame` (reusing its storage), stamping it with `timestamp`.
     /// Returns false at the end of a file. Throws when a camera stops delivering frames.

@@ -10,7 +10,7 @@ import JSONInput
 ///   "opentrackAxes": "x,y,-z", "opentrackOrigin": "centred",
 ///   "filter": "oneeuro:0.3,20,1", "predictMs": 0,
 ///   "movementScale": 1.0, "axisStrength": [1, 1, 1],
-///   "neutralEyeMM": [0, 0, 600], "head": "mouse" }
+///   "neutralEyeMM": [0, 0, 600], "head": "mouse", "streamTimeoutS": 3 }
 /// ```
 /// - `screenWidthMM`/`screenHeightMM`: the physical screen (millimetres).
 /// - `cameraPositionMM`: the tracking camera relative to the screen centre (mm, screen axes).
@@ -19,6 +19,8 @@ import JSONInput
 /// - `ipdMM`: the viewer's inter-pupillary distance (calibrated; default 63).
 /// - `opentrackAxes`: signed axis mapping opentrack → screen (default `x,y,-z`).
 /// - `opentrackOrigin`: `centred` (opentrack's zero = the neutral eye; default) or `camera`.
+/// - `streamTimeoutS`: how long a network camera may take to open and to send each frame
+///   (seconds, 0.5…60; default 3) before it counts as lost and is reconnected.
 /// String-valued keys (`filter`, `head`, `opentrackAxes`) are parsed by the module that uses
 /// them, which reports a bad value as an invalid config naming this file.
 public struct ConfigFile: Equatable, Sendable {
@@ -36,6 +38,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var axisStrength: [Double]?
     public var neutralEyeMM: [Double]?
     public var head: String?
+    /// Seconds a network camera (`webcam:URL`) may take to open and to deliver each frame.
+    public var streamTimeoutS: Double?
 
     /// An empty config (all defaults).
     public init() {}
@@ -80,6 +84,7 @@ public struct ConfigFile: Equatable, Sendable {
         c.movementScale = try number("movementScale")
         c.axisStrength = try triple("axisStrength"); c.neutralEyeMM = try triple("neutralEyeMM")
         c.head = try text("head")
+        c.streamTimeoutS = try number("streamTimeoutS")
         return c
     }
 
@@ -105,6 +110,7 @@ public struct ConfigFile: Equatable, Sendable {
         }
         if let p = predictMs, !(p >= 0 && p <= 1000) { throw fail("predictMs must be 0…1000") }
         if let m = movementScale, !(m >= 0 && m.isFinite) { throw fail("movementScale must be ≥ 0") }
+        if let s = streamTimeoutS, !(s >= 0.5 && s <= 60) { throw fail("streamTimeoutS must be 0.5…60") }
     }
 
     /// Writes `changes` into the file at `path`, keeping every other key (including keys this

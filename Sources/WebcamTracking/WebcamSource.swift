@@ -16,10 +16,16 @@ public struct WebcamStatus: Sendable {
     public var processingMs: Double = 0, captureToPoseMs: Double = 0
     /// Frames captured, processed, dropped as stale (a newer one arrived first).
     public var captured = 0, processed = 0, dropped = 0
+    /// Frames processed in which both eyes were placed.
+    public var tracked = 0
     /// The latest observation (face box, eyes, distance) for the camera inset.
     public var lastObservation: EyeObservation?
     /// Set when the camera or file failed (then no more frames come).
     public var failure: String?
+    /// A network stream's state when it is not delivering: lost, reconnecting (with the attempt).
+    public var notice: String?
+    /// Times a dropped stream came back.
+    public var reconnects = 0
 }
 
 /// Publishes the viewer's eye from a camera. Capture thread: reads frames (pacing a file to its
@@ -49,12 +55,19 @@ public final class WebcamSource: CameraTrackingSource {
     }
     private let shared: Locked<Shared>
     // Capture-thread state (only the capture thread touches it).
-    private final class CaptureState: @unchecked Sendable { var frame = RGBFrame(); var start = 0.0; var fileFrames = 0 }
+    private final class CaptureState: @unchecked Sendable {
+        var frame = RGBFrame(); var start = 0.0; var fileFrames = 0
+        /// The capture being read: `capture`, or a stream reopened after a drop (nil while down).
+        var current: VideoCapture?
+        /// Stream reconnection: attempts since the drop, and when to try next.
+        var attempts = 0, nextAttempt = 0.0
+    }
     private let captureState = CaptureState()
 
     /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
     public init(capture: VideoCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
         self.capture = capture; self.pipeline = pipeline; self.clock = clock
+        captureState.current = capture
         shared = Locked(Shared(status: WebcamStatus(backend: pipeline.backend.rawValue)))
     }
 
@@ -63,6 +76,7 @@ public final class WebcamSource: CameraTrackingSource {
         switch capture.source {
         case .device(let n): what = "webcam:/dev/video\(n)"
         case .file(let p): what = "video:\(p)"
+        case .stream(let url, _): what = "webcam:\(url)"
         }
         return "\(what) (\(pipeline.backend.rawValue))"
     }
@@ -74,7 +88,8 @@ public final class WebcamSource: CameraTrackingSource {
     }
 
     public func stop() {
-        captureThread.stop()
+        // A stream read may wait its whole timeout before the loop sees the stop.
+        if case .stream(_, let timeout) = capture.source { captureThread.stop(timeout: timeout + 2) } else { captureThread.stop() }
         processThread.stop()
     }
 
@@ -86,6 +101,7 @@ public final class WebcamSource: CameraTrackingSource {
     public var statusSummary: String? {
         let s = status()
         if let f = s.failure { return "webcam: \(f)" }
+        if let n = s.notice { return "webcam (\(s.backend)): \(n)" }
         return String(format: "webcam (%@): %.0f fps, processing %.1f ms, capture to pose %.1f ms, %d dropped",
                       s.backend, s.processFPS, s.processingMs, s.captureToPoseMs, s.dropped)
     }
@@ -94,6 +110,7 @@ public final class WebcamSource: CameraTrackingSource {
 
     private func captureStep() {
         let st = captureState
+        guard let capture = st.current ?? reconnect() else { return }
         if capture.isFile, capture.fps > 0 {
             // Play a file at its own frame rate: frame k is due at start + k / fps.
             let due = st.start + Double(st.fileFrames) / capture.fps
@@ -121,8 +138,36 @@ public final class WebcamSource: CameraTrackingSource {
             }
             if capture.isFile, capture.fps <= 0 { captureThread.pause(1.0 / 30) }   // a still image: 30 Hz
         } catch {
+            if capture.isStream {
+                // A network camera drops: reopen it with back-off; the window keeps rendering.
+                st.current = nil
+                st.attempts = 0
+                st.nextAttempt = clock()
+                shared.update { $0.status.notice = "stream lost (\(error)); reconnecting" }
+                return
+            }
             shared.update { $0.status.failure = "\(error)" }
             captureThread.stop(timeout: 0)
+        }
+    }
+
+    /// Reopens a dropped stream when its back-off has passed (0.5, 1, 2, 4, then every 5 s);
+    /// the attempt itself waits at most the stream's timeout. Returns the capture when it is back.
+    private func reconnect() -> VideoCapture? {
+        let st = captureState
+        let wait = st.nextAttempt - clock()
+        if wait > 0 { captureThread.pause(min(wait, 0.05)); return nil }
+        st.attempts += 1
+        do {
+            let reopened = try VideoCapture(capture.source)
+            st.current = reopened
+            shared.update { $0.status.notice = nil; $0.status.reconnects += 1 }
+            return reopened
+        } catch {
+            st.nextAttempt = clock() + min(5, 0.5 * pow(2, Double(st.attempts - 1)))
+            let attempt = st.attempts
+            shared.update { $0.status.notice = "stream lost; reconnecting (attempt \(attempt): \(error))" }
+            return nil
         }
     }
 
@@ -168,6 +213,7 @@ public final class WebcamSource: CameraTrackingSource {
                 }
             }
             s.status.processed += 1
+            if observation.eyes != nil { s.status.tracked += 1 }
             s.status.lastObservation = observation
             Self.push(observation.processingTime * 1000, into: &s.processTimes)
             Self.push((now - frame.timestamp) * 1000, into: &s.latencies)

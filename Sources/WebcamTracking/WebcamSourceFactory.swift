@@ -18,10 +18,10 @@ public enum WebcamSourceFactory {
         return PinholeEyeModel(horizontalFOVDegrees: config?.cameraFovDeg ?? 60, imageWidth: 640, ipd: ipd, cameraPosition: position)
     }
 
-    /// The capture a spec names.
-    public static func captureSource(_ spec: HeadSourceSpec) throws -> CaptureSource {
+    /// The capture a spec names; a network camera's waits are bounded by `streamTimeout` seconds.
+    public static func captureSource(_ spec: HeadSourceSpec, streamTimeout: Double = CaptureSource.defaultStreamTimeout) throws -> CaptureSource {
         switch spec {
-        case .webcam(let d): return try CaptureSource.device(parsing: d)
+        case .webcam(let d): return try CaptureSource.device(parsing: d, timeout: streamTimeout)
         case .video(let p): return .file(p)
         default: throw WebcamError.capture("\(spec) is not a camera source")
         }
@@ -40,7 +40,7 @@ public enum WebcamSourceFactory {
     public static func maker(config: ConfigFile?, models: WebcamModels = .locate(), prefer: DetectorBackend? = nil,
                              notice: @escaping (String) -> Void) -> CameraSourceMaker {
         { spec, settings in
-            let capture = try VideoCapture(try captureSource(spec))
+            let capture = try VideoCapture(try captureSource(spec, streamTimeout: config?.streamTimeoutS ?? CaptureSource.defaultStreamTimeout))
             return WebcamSource(capture: capture, pipeline: try pipeline(config: config, settings: settings, models: models,
                                                                          prefer: prefer, notice: notice))
         }

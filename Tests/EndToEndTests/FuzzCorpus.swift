@@ -91,7 +91,8 @@ struct FuzzCorpus {
         case (.filter, false): return hostile + ["ema:9", "ema:nan", "oneeuro:1,2", "oneeuro:nan,0,1"]
         case (.head, true): return ["fixed:0,0,0.6", "replay:\(logs[0])", "udp:127.0.0.1:47999", "mouse"]
         case (.head, false): return hostile + ["fixed:nan,0,1", "replay:/nonexistent", "replay:", "udp:99999", "udp:1.2.3",
-                                               "webcam:7", "webcam:1e300", "video:", "video:/nonexistent", "replay:\(logs[1])"]
+                                               "webcam:7", "webcam:1e300", "video:", "video:/nonexistent", "replay:\(logs[1])",
+                                               "webcam:http://127.0.0.1:9/stream.mjpg", "webcam:http://", "webcam:gopher://127.0.0.1/"]
         case (.axes, true): return ["x,y,z", "x,-z,y"]
         case (.axes, false): return hostile + ["x,x,x", "q,r,s"]
         case (.stereo, true): return ["anaglyph", "sbs", "hsbs"]
@@ -122,8 +123,8 @@ struct FuzzCorpus {
         case (.outFile, false): return [tmp("out.xyz"), "/nonexistent/dir/out.png", "", "/", "/dev/null", tmp("folder.sog")]
         case (.outDir, true): return [tmp("frames")]
         case (.outDir, false): return ["/nonexistent/dir", "", "/dev/null", tmp("out.mp4"), tmp("empty.ply")]
-        case (.device, true): return ["7", "999", "/dev/video42"]
-        case (.device, false): return hostile + ["1000", "/dev/videox"]
+        case (.device, true): return ["7", "999", "/dev/video42", "http://127.0.0.1:9/stream.mjpg", "rtsp://127.0.0.1:9/live"]
+        case (.device, false): return hostile + ["1000", "/dev/videox", "http://", "ftp://127.0.0.1/x", "http://127.0.0.1:0/", "http://127.0.0.1:9/a b"]
         }
     }
 

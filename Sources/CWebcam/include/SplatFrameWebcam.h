@@ -41,6 +41,12 @@ sfw_capture *sfw_capture_open_device(int index, int width, int height, char *err
  * decoded fails here rather than at the first read. */
 sfw_capture *sfw_capture_open_file(const char *path, char *err, int errlen);
 
+/* Opens a network stream (an MJPEG-over-HTTP or RTSP URL, anything OpenCV's FFmpeg backend
+ * opens) with bounded waits: opening gives up after open_timeout_ms, each read after
+ * read_timeout_ms (both >= 100; FFmpeg's own defaults wait ~30 s). The first frame is read here.
+ * A read on a stream that ended or stalled returns -1 (never 0): the caller reconnects. */
+sfw_capture *sfw_capture_open_url(const char *url, int open_timeout_ms, int read_timeout_ms, char *err, int errlen);
+
 /* Frames per second as stored in the file (0 when unknown; 0 for a still image; the driver's
  * value for a camera). */
 double sfw_capture_fps(const sfw_capture *cap);

@@ -20,8 +20,8 @@
 #include <mutex>
 
 struct sfw_capture {
-    enum Kind { Device, Video, Still } kind = Video;
-    std::string name;      // "/dev/video0" or the file path, for messages
+    enum Kind { Device, Video, Still, Stream } kind = Video;
+    std::string name;      // "/dev/video0", the file path or the stream URL, for messages
     cv::VideoCapture cap;  // Device, Video
     cv::Mat pending;       // a decoded (BGR/gray/BGRA) frame not yet handed out
     cv::Mat decoded;       // Device, Video: the frame read, reused so steady reads allocate no frame
@@ -173,6 +173,31 @@ sfw_capture *sfw_capture_open_file(const char *path, char *err, int errlen) {
     });
 }
 
+sfw_capture *sfw_capture_open_url(const char *url, int open_timeout_ms, int read_timeout_ms, char *err, int errlen) {
+    return sfw::guarded<sfw_capture *>(err, errlen, url ? url : "(null)", nullptr, [&]() -> sfw_capture * {
+        if (url == nullptr || *url == '\0') throw Failure("stream: empty URL");
+        if (std::strstr(url, "://") == nullptr) throw Failure(format("%s: not a URL (scheme://host/…)", url));
+        if (open_timeout_ms < 100 || read_timeout_ms < 100)
+            throw Failure(format("%s: timeouts must be at least 100 ms (open %d, read %d)", url, open_timeout_ms, read_timeout_ms));
+        quiet_ffmpeg_logs();
+        auto cap = std::make_unique<sfw_capture>();
+        cap->kind = sfw_capture::Stream;
+        cap->name = url;
+        const std::vector<int> params = {cv::CAP_PROP_OPEN_TIMEOUT_MSEC, open_timeout_ms, cv::CAP_PROP_READ_TIMEOUT_MSEC, read_timeout_ms};
+        if (!cap->cap.open(cap->name, cv::CAP_FFMPEG, params) || !cap->cap.isOpened())
+            throw Failure(format("%s: cannot open the stream (no answer within %.1f s, or not a video stream FFmpeg reads)", url,
+                                 open_timeout_ms / 1000.0));
+        if (!prime_video(cap.get()))
+            throw Failure(format("%s: the stream opened but sent no frame within %.1f s", url, read_timeout_ms / 1000.0));
+        const double fps = cap->cap.get(cv::CAP_PROP_FPS);
+        cap->fps = std::isfinite(fps) && fps > 0 && fps < 1000 ? fps : 0;
+        cap->frame_count = -1;
+        cap->width = cap->pending.cols;
+        cap->height = cap->pending.rows;
+        return cap.release();
+    });
+}
+
 double sfw_capture_fps(const sfw_capture *cap) { return cap ? cap->fps : 0; }
 int sfw_capture_frame_count(const sfw_capture *cap) { return cap ? cap->frame_count : 0; }
 int sfw_capture_width(const sfw_capture *cap) { return cap ? cap->width : 0; }
@@ -195,6 +220,8 @@ int sfw_capture_read(sfw_capture *cap, uint8_t *rgb, int capacity_bytes, int *wi
             frame = cap->decoded;
         } else {
             if (cap->kind == sfw_capture::Video) return 0;
+            if (cap->kind == sfw_capture::Stream)
+                throw Failure(format("%s: the stream ended or sent nothing in time", cap->name.c_str()));
             struct stat st;
             if (::stat(cap->name.c_str(), &st) != 0)
                 throw Failure(format("camera %s disappeared (unplugged?)", cap->name.c_str()));
@@ -225,6 +252,8 @@ int sfw_capture_rewind(sfw_capture *cap, char *err, int errlen) {
         switch (cap->kind) {
         case sfw_capture::Device:
             throw Failure(format("camera %s: a live camera cannot be rewound", cap->name.c_str()));
+        case sfw_capture::Stream:
+            throw Failure(format("%s: a live stream cannot be rewound", cap->name.c_str()));
         case sfw_capture::Still:
             cap->still_done = false;
             return 0;

@@ -7,7 +7,7 @@ import WebcamTracking
 
 /// `--head SOURCE`.
 struct HeadSourceOption: ParsableArguments {
-    @Option(name: .customLong("head"), help: "Head source: mouse, fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT], webcam[:DEVICE], video:FILE.",
+    @Option(name: .customLong("head"), help: "Head source: mouse, fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT], webcam[:DEVICE|URL], video:FILE.",
             transform: HeadSourceSpec.parse)
     var head: HeadSourceSpec?
 }
