@@ -22,12 +22,14 @@ struct SceneHUD {
         var lines = [
             String(format: "%.1f ms  %.0f fps  %d×%d  %d threads", ms, 1000 / ms, fb.width, fb.height, screen.driver.context.threads),
             String(format: "head %@ %@  eye %+.3f %+.3f %+.3f m", screen.tracking.source.name, pose.state.rawValue, e.x, e.y, e.z)
-                + (pose.rotation.map { String(format: "  yaw %+.0f° pitch %+.0f° roll %+.0f°", $0.x * 180 / .pi, $0.y * 180 / .pi, $0.z * 180 / .pi) } ?? "")
                 + (latency.flatMap { $0.frames > 0 ? $0 : nil }.map {
                     String(format: "  latency %.1f ms to frame, %.1f ms to screen", $0.completeMedianMs, $0.presentedMedianMs)
                 } ?? ""),
             String(format: "screen %.3f×%.3f m  %@  %d %@", s.width, s.height, scene.name, scene.primitiveCount, scene.primitiveKind.rawValue),
         ]
+        if let r = pose.rotation {
+            lines.insert(String(format: "head yaw %+.0f°  pitch %+.0f°  roll %+.0f°", r.x * 180 / .pi, r.y * 180 / .pi, r.z * 180 / .pi), at: 2)
+        }
         if let status = screen.tracking.source.statusSummary { lines.append(status) }
         if let status = scene.statusLine { lines.append(status) }
         if !stats.stages.isEmpty {
