@@ -24,6 +24,9 @@ public final class EyePipeline: @unchecked Sendable {
     public private(set) var tracker = FaceTracker()
     /// Nominal face-box width (metres) for the box-only distance estimate.
     public var faceWidth = 0.15
+    /// BlazeFace: place the eyes by the head pose fitted to its six keypoints (else by the eye
+    /// spacing alone).
+    public var useKeypointPose = true
 
     /// A pipeline over a box detector.
     public init(detector: FaceDetector, model: PinholeEyeModel) {
@@ -101,8 +104,16 @@ public final class EyePipeline: @unchecked Sendable {
             (face, search) = try tracker.track(width: frame.width, height: frame.height) { roi, full in
                 try detector.detect(frame, roi: roi, fullRange: full)
             }
-            if let e = face?.eyes {
+            if let f = face, let e = f.eyes {
                 eyes = model.eyes(personRight: e.right, personLeft: e.left, width: width, height: height)
+                // BlazeFace's six keypoints give the head's pose too: place the eyes by it.
+                if useKeypointPose, let pose = HeadPoseModel.pose(blazeFaceKeypoints: f.keypoints, width: width, height: height, model: model),
+                   let base = eyes {
+                    let centre = (pose.right + pose.left) / 2
+                    eyes = EyePoints(centre: centre, right: pose.right, left: pose.left, distance: centre.z - model.cameraPosition.z,
+                                     eyeDistancePixels: base.eyeDistancePixels, roll: pose.angles.z)
+                    angles = pose.angles
+                }
             }
         }
         let boxDistance = face.flatMap { $0.width > 1 ? model.focal(forWidth: width) * faceWidth / $0.width : nil }

@@ -17,13 +17,29 @@ public struct HeadPoseFit: Sendable {
     /// Root-mean-square reprojection error of the fitted points (pixels).
     public var rmsPixels: Double
 
+    /// One model point (canonical face, centimetres, before `scale`), where it was seen (pixels)
+    /// and its weight.
+    public struct Correspondence: Sendable {
+        public var model: SIMD3<Double>, image: SIMD2<Double>, weight: Double
+        public init(model: SIMD3<Double>, image: SIMD2<Double>, weight: Double) { self.model = model; self.image = image; self.weight = weight }
+    }
+
     /// Refines (`rotation`, `translation`) so that `face`'s basis points land on `landmarks`.
     /// Returns nil when the landmarks or the start are unusable or the fit runs behind the camera.
     public static func fit(face: CanonicalFace, scale: Double, landmarks: [SIMD3<Double>], focal f: Double,
                            width: Double, height: Double, rotation r0: [[Double]], translation t0: SIMD3<Double>,
                            iterations: Int = 8) -> HeadPoseFit? {
-        let points = face.basis.filter { $0.index < landmarks.count }
-        guard points.count >= 6, f > 0, t0.z < 0 else { return nil }
+        let points = face.basis.filter { $0.index < landmarks.count }.map { b in
+            Correspondence(model: SIMD3(Double(face.positions[b.index].x), Double(face.positions[b.index].y), Double(face.positions[b.index].z)),
+                           image: SIMD2(landmarks[b.index].x, landmarks[b.index].y), weight: b.weight)
+        }
+        return fit(points, scale: scale, focal: f, width: width, height: height, rotation: r0, translation: t0, iterations: iterations)
+    }
+
+    /// Refines (`rotation`, `translation`) so that the model points land where they were seen.
+    public static func fit(_ points: [Correspondence], scale: Double, focal f: Double, width: Double, height: Double,
+                           rotation r0: [[Double]], translation t0: SIMD3<Double>, iterations: Int = 8) -> HeadPoseFit? {
+        guard points.count >= 4, f > 0, t0.z < 0 else { return nil }
         let cx = (width - 1) / 2, cy = (height - 1) / 2
         var r = r0, t = t0
         var rms = 0.0
@@ -31,8 +47,8 @@ public struct HeadPoseFit: Sendable {
             var jtj = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
             var jtr = [Double](repeating: 0, count: 6)
             var sum = 0.0, weights = 0.0
-            for (index, weight) in points {
-                let x = SIMD3(Double(face.positions[index].x), Double(face.positions[index].y), Double(face.positions[index].z)) * scale
+            for point in points {
+                let x = point.model * scale, weight = point.weight
                 let rx = SIMD3(r[0][0] * x.x + r[0][1] * x.y + r[0][2] * x.z,
                                r[1][0] * x.x + r[1][1] * x.y + r[1][2] * x.z,
                                r[2][0] * x.x + r[2][1] * x.y + r[2][2] * x.z)
@@ -40,7 +56,7 @@ public struct HeadPoseFit: Sendable {
                 let depth = -p.z
                 guard depth > 1 else { return nil }
                 let u = cx + f * p.x / depth, v = cy - f * p.y / depth
-                let ru = landmarks[index].x - u, rv = landmarks[index].y - v
+                let ru = point.image.x - u, rv = point.image.y - v
                 // d(u, v)/dP
                 let du = SIMD3(f / depth, 0, f * p.x / (depth * depth))
                 let dv = SIMD3(0, -f / depth, -f * p.y / (depth * depth))

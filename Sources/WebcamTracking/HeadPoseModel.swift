@@ -58,7 +58,7 @@ public enum HeadPoseModel {
         // depth; a transform with a uniform scale s drew a face s× the canonical one: the scene
         // scaled by σ/s has the viewer's face.
         let origin = SIMD3(t.x, t.y, t.z * k) * (sigma / scale)
-        let mid = (canonicalRightEye + canonicalLeftEye) / 2, half = (canonicalLeftEye - canonicalRightEye) / 2
+        let mid = (canonicalRightEye + canonicalLeftEye) / 2
         let midCam: SIMD3<Double>, r: [[Double]]
         if let face, let landmarks,
            let fit = HeadPoseFit.fit(face: face, scale: sigma, landmarks: landmarks, focal: f, width: width, height: height,
@@ -74,6 +74,12 @@ public enum HeadPoseModel {
             midCam = origin + rotate(seen, mid) * sigma
             r = multiply(lineOfSight(midCam), seen)
         }
+        return screenPose(eyeMidpoint: midCam, rotation: r, sigma: sigma, model: model)
+    }
+
+    /// The eyes about `midCam` (camera space, centimetres) turned by `r`, and the angles, in screen space.
+    static func screenPose(eyeMidpoint midCam: SIMD3<Double>, rotation r: [[Double]], sigma: Double, model: PinholeEyeModel) -> Pose {
+        let half = (canonicalLeftEye - canonicalRightEye) / 2
         func place(_ sign: Double) -> Vec3d {
             let cam = (midCam + rotate(r, half) * (sign * sigma)) / 100   // metres, camera space
             return Vec3d(-cam.x, cam.y, -cam.z) + model.cameraPosition
@@ -83,6 +89,29 @@ public enum HeadPoseModel {
         let q = (0..<3).map { row in (0..<3).map { col in d[row] * r[row][col] * d[col] } }
         let yaw = atan2(q[0][2], q[2][2]), pitch = asin(max(-1, min(1, -q[1][2]))), roll = atan2(q[1][0], q[1][1])
         return Pose(right: place(-1), left: place(1), angles: Vec3d(yaw, pitch, roll), rotation: q)
+    }
+
+    /// BlazeFace's six keypoints (pixels: the person's right eye, left eye, nose tip, mouth
+    /// centre, right and left tragion) and these points on the canonical face (centimetres), with
+    /// the weight each gets in the fit (the ear points are the least sure).
+    static let blazeFacePoints: [(model: SIMD3<Double>, weight: Double)] = [
+        (canonicalRightEye, 1), (canonicalLeftEye, 1), (SIMD3(0, -0.463, 7.587), 1), (SIMD3(0, -4.268, 5.312), 0.5),
+        (SIMD3(-7.664, 0.673, -2.436), 0.5), (SIMD3(7.664, 0.673, -2.436), 0.5),
+    ]
+
+    /// The pose from BlazeFace's six keypoints: the canonical face fitted to them through the
+    /// real camera, started facing the camera at the eye spacing's distance. nil without six
+    /// keypoints or when the fit fails.
+    public static func pose(blazeFaceKeypoints k: [SIMD2<Double>], width: Double, height: Double, model: PinholeEyeModel) -> Pose? {
+        guard k.count == 6, let start = model.eyes(personRight: k[0], personLeft: k[1], width: width, height: height) else { return nil }
+        let sigma = model.ipd * 100 / canonicalIPD
+        let c = (start.centre - model.cameraPosition) * 100
+        let mid = (canonicalRightEye + canonicalLeftEye) / 2
+        let t0 = SIMD3(-c.x, c.y, -c.z) - mid * sigma
+        let points = zip(blazeFacePoints, k).map { HeadPoseFit.Correspondence(model: $0.model, image: $1, weight: $0.weight) }
+        guard let fit = HeadPoseFit.fit(points, scale: sigma, focal: model.focal(forWidth: width), width: width, height: height,
+                                        rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], translation: t0, iterations: 12) else { return nil }
+        return screenPose(eyeMidpoint: fit.translation + rotate(fit.rotation, mid) * sigma, rotation: fit.rotation, sigma: sigma, model: model)
     }
 
     static func rotate(_ m: [[Double]], _ e: SIMD3<Double>) -> SIMD3<Double> {
