@@ -12,7 +12,9 @@ public struct HeadMotionFrame: Sendable {
 /// eyes near (0, `eyeHeight`, 0.55) m, so the path is continuous.
 public enum HeadMotion {
     public enum Segment: String, Sendable, CaseIterable {
-        /// Still, facing the screen: the distance calibration and the jitter.
+        /// Still, facing the screen (2 s): the distance calibration and the jitter, both over the
+        /// frames after the first `TrackerAccuracy.settleFrames` (the landmarker's crop settles
+        /// over its first few frames on a new face).
         case still
         /// Turning ±35° at 0.53 m (one full sweep, 3 s).
         case turn
@@ -32,7 +34,7 @@ public enum HeadMotion {
     }
 
     /// The frames of the whole path.
-    public static func frames(fps: Double = 30, stillFrames: Int = 45) -> [HeadMotionFrame] {
+    public static func frames(fps: Double = 30, stillFrames: Int = 60) -> [HeadMotionFrame] {
         var out: [HeadMotionFrame] = []
         var t = 0.0
         let deg = Double.pi / 180

@@ -20,7 +20,7 @@ public struct TrackerAccuracy: Sendable {
     public var scores: [(segment: String, score: Score)]
     /// The calibration factor fitted on the still frames (true distance / raw distance).
     public var calibration: Double
-    /// Standard deviation of the raw z over the still frames (metres).
+    /// Standard deviation of the raw z over the settled still frames (metres).
     public var stillJitter: Double
     /// Median and p90 processing time per frame (ms).
     public var msMedian: Double, msP90: Double
@@ -56,18 +56,23 @@ public struct TrackerAccuracy: Sendable {
         return score(observations, path: path, camera: camera, backend: pipeline.backend.rawValue)
     }
 
+    /// Still frames left out of the calibration and the jitter: a tracker that has just found a
+    /// face settles (measured: the landmarker's distance moves ~8 mm over its first 6 frames).
+    public static let settleFrames = 15
+
     /// Scores observations against the path they were made from.
     public static func score(_ obs: [EyeObservation], path: [HeadMotionFrame], camera: RigCamera, backend: String) -> TrackerAccuracy {
         let cam = camera.position
         func depth(_ p: SIMD3<Double>) -> Double { p.z - cam.z }
         // One distance calibration on the still frames: the median ratio of true to raw depth.
-        let stillRatios = zip(obs, path).compactMap { o, f -> Double? in
-            guard f.segment == .still, let e = o.eyes else { return nil }
+        let settled = Array(zip(obs, path).filter { $0.1.segment == .still }.dropFirst(settleFrames))
+        let stillRatios = settled.compactMap { o, f -> Double? in
+            guard let e = o.eyes else { return nil }
             return depth(f.placement.eyeMidpoint) / depth(e.centre)
         }.sorted()
         let c = stillRatios.isEmpty ? 1 : stillRatios[stillRatios.count / 2]
         func calibrated(_ p: SIMD3<Double>) -> SIMD3<Double> { cam + (p - cam) * c }
-        let stillZ = zip(obs, path).compactMap { o, f in f.segment == .still ? o.eyes.map { calibrated($0.centre).z } : nil }
+        let stillZ = settled.compactMap { o, _ in o.eyes.map { calibrated($0.centre).z } }
         var scores: [(String, Score)] = []
         for segment in HeadMotion.Segment.allCases.map(\.rawValue) + ["all"] {
             var s = Score()

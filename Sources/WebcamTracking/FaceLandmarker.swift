@@ -30,7 +30,7 @@ public final class FaceLandmarker: @unchecked Sendable {
 
     /// Creates a landmarker following at most `maxFaces` faces. Throws `WebcamError.detector`
     /// naming the missing or unloadable file.
-    public init(models: WebcamModels, maxFaces: Int = 2) throws {
+    public init(models: WebcamModels, maxFaces: Int = 1) throws {
         if let missing = [models.library, models.landmarkerModel].first(where: { !FileManager.default.fileExists(atPath: $0) }) {
             throw WebcamError.detector("\(missing): missing (run Scripts/fetch-webcam-models.sh, or `make run` does it)")
         }
