@@ -85,3 +85,38 @@ struct SyntheticMotionTests {
         }
     }
 }
+
+extension SyntheticMotionTests {
+    /// Two astronauts in one 640×480 frame: one at `a` (face centre, pixels; scale 1), and from
+    /// `withSecond` on a larger one (scale 1.5) pasted into the right half.
+    static func crowd(_ still: RGBFrame, second: Bool) throws -> RGBFrame {
+        var frame = try still.warped(scale: 1, tx: 180 - 222, ty: 240 - 110, width: 640, height: 480)
+        guard second else { return frame }
+        let other = try still.warped(scale: 1.5, tx: 480 - 222 * 1.5, ty: 240 - 110 * 1.5, width: 640, height: 480)
+        for y in 0..<480 { for x in 330..<640 { for c in 0..<3 { frame.pixels[(y * 640 + x) * 3 + c] = other.pixels[(y * 640 + x) * 3 + c] } } }
+        return frame
+    }
+
+    @Test("the tracked face is kept when a larger face walks in")
+    func theTrackedFaceIsKeptAmongSeveral() throws {
+        let pipeline = try WebcamTestSupport.pipeline()
+        let still = try RGBFrame.read(path: TestData.path("video/astronaut.png"))
+        let alone = try Self.crowd(still, second: false), both = try Self.crowd(still, second: true)
+        for i in 0..<20 {
+            var frame = i < 5 ? alone : both
+            frame.timestamp = Double(i) / 30
+            let o = try pipeline.process(frame)
+            let face = try #require(o.face, "frame \(i): no face")
+            #expect(face.centre.x < 320, "frame \(i): the tracker moved to the face at x \(face.centre.x)")
+        }
+        // Started on the crowd, the tracker takes one face and stays on it.
+        let fresh = try WebcamTestSupport.pipeline()
+        var firstX: Double?
+        for i in 0..<10 {
+            var frame = both
+            frame.timestamp = Double(i) / 30
+            let x = try #require(try fresh.process(frame).face?.centre.x)
+            if let f = firstX { #expect(abs(x - f) < 40, "frame \(i): jumped from \(f) to \(x)") } else { firstX = x }
+        }
+    }
+}
