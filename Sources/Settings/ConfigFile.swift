@@ -19,6 +19,8 @@ import JSONInput
 /// - `ipdMM`: the viewer's inter-pupillary distance (calibrated; default 63).
 /// - `opentrackAxes`: signed axis mapping opentrack → screen (default `x,y,-z`).
 /// - `opentrackOrigin`: `centred` (opentrack's zero = the neutral eye; default) or `camera`.
+/// - `dominantEye`: `left` or `right` draws a mono picture for that eye (the webcam measures
+///   both), `none` (default) for the midpoint between them.
 /// - `streamTimeoutS`: how long a network camera may take to open and to send each frame
 ///   (seconds, 0.5…60; default 3) before it counts as lost and is reconnected.
 /// String-valued keys (`filter`, `head`, `opentrackAxes`) are parsed by the module that uses
@@ -40,6 +42,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var head: String?
     /// Seconds a network camera (`webcam:URL`) may take to open and to deliver each frame.
     public var streamTimeoutS: Double?
+    /// `left` or `right`: draw mono pictures for that eye (measured by the webcam), else the midpoint.
+    public var dominantEye: String?
 
     /// An empty config (all defaults).
     public init() {}
@@ -85,6 +89,7 @@ public struct ConfigFile: Equatable, Sendable {
         c.axisStrength = try triple("axisStrength"); c.neutralEyeMM = try triple("neutralEyeMM")
         c.head = try text("head")
         c.streamTimeoutS = try number("streamTimeoutS")
+        c.dominantEye = try text("dominantEye")
         return c
     }
 

@@ -1,6 +1,7 @@
 // HeadTrackerTests — calibration, movement scale and lost-tracking easing, on synthetic time.
 import Foundation
 import Testing
+import Settings
 @testable import HeadTracking
 
 @Suite struct HeadTrackerTests {
@@ -181,5 +182,23 @@ import Testing
         let mid = replay.sample(at: (back.samples[3].timestamp + back.samples[4].timestamp) / 2)
         let expected = ((back.samples[3].eyeSpan ?? .zero) + (back.samples[4].eyeSpan ?? .zero)) / 2
         #expect(mid?.eyeSpan.map { (($0 - expected) * ($0 - expected)).sum() < 1e-12 } == true)
+    }
+
+    @Test("a dominant eye moves the mono eye half the measured eye span; stereo keeps both eyes about the midpoint")
+    func dominantEyeMovesTheMonoEye() throws {
+        var settings = HeadTrackerSettings()
+        settings.monoEye = .right
+        let t = HeadTracker(settings: settings)
+        let span = Vec3d(0.06, 0, -0.02)
+        let pose = t.update(sample: PoseSample(timestamp: 0, position: Vec3d(0.1, 0.2, 0.6), eyeSpan: span), at: 0)
+        #expect(pose.monoEye == .right)
+        let e = pose.eye
+        #expect(abs(Double(e.x) - (pose.position.x + 0.03)) < 1e-6 && abs(Double(e.z) - (pose.position.z - 0.01)) < 1e-6, "\(e)")
+        var config = ConfigFile()
+        config.dominantEye = "left"
+        #expect(try SettingsResolver.resolve(config: config, configPath: nil, flags: HeadTrackingOptions()).trackerSettings.monoEye == .left)
+        config.dominantEye = "middle"
+        #expect(throws: HeadTrackingError.self) { try SettingsResolver.resolve(config: config, configPath: nil, flags: HeadTrackingOptions()) }
+        #expect(try SettingsResolver.resolve(config: nil, configPath: nil, flags: HeadTrackingOptions()).trackerSettings.monoEye == .midpoint)
     }
 }

@@ -44,7 +44,7 @@ import Settings
         let d = try SettingsResolver.resolve(config: nil, configPath: "c.json", flags: HeadTrackingOptions(), geometry: geometry)
         #expect(d.filter == Resolved(FilterSpec.default, .default))
         #expect(abs(d.cameraPosition.value.y - 0.17) < 1e-6, "default camera: centred 2 cm above the top edge")
-        #expect(d.rows.count == 7)
+        #expect(d.rows.count == 8)
         var eye = HeadTrackingOptions(); eye.eye = Vec3d(0, 0, 1); eye.head = .mouse
         #expect(try SettingsResolver.resolve(config: nil, configPath: "", flags: eye).head.value == .fixed(Vec3d(0, 0, 1)))
         var bad = ConfigFile(); bad.filter = "kalman"

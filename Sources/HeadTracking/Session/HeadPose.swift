@@ -15,6 +15,24 @@ public enum TrackingState: String, Sendable, Equatable, CaseIterable {
     case easingIn
 }
 
+/// Which eye a mono (one-eye) picture is drawn for.
+public enum MonoEye: String, Sendable, Equatable, CaseIterable {
+    /// Halfway between the eyes (the default).
+    case midpoint
+    /// The viewer's dominant eye, when the source measures both eyes.
+    case left, right
+
+    /// Parses `left`, `right` or `none`/`midpoint` (config `dominantEye`).
+    public init(parsing s: String) throws {
+        switch s.lowercased() {
+        case "left": self = .left
+        case "right": self = .right
+        case "none", "midpoint", "both": self = .midpoint
+        default: throw HeadTrackingError.badSpec(what: "dominant eye", value: s, expected: "left, right or none")
+        }
+    }
+}
+
 /// The viewer's eye for one frame, in screen space.
 public struct HeadPose: Equatable, Sendable {
     /// Frame time in seconds (the time passed to `HeadTracker.update`).
@@ -33,6 +51,8 @@ public struct HeadPose: Equatable, Sendable {
     /// when the source measures both eyes; stereo places each eye half of it either side of
     /// `position`. nil otherwise (stereo then uses ± IPD/2 along x).
     public var eyeSpan: Vec3d?
+    /// The eye a mono picture is drawn for (`eye`); stereo always takes both.
+    public var monoEye: MonoEye = .midpoint
 
     /// Creates a pose.
     public init(time: Double, position: Vec3d, rotation: Vec3d? = nil, state: TrackingState,
@@ -41,9 +61,12 @@ public struct HeadPose: Equatable, Sendable {
         self.state = state; self.rawPosition = rawPosition; self.latency = latency
     }
 
-    /// The eye point for `OffAxisFrustum.matrices(eye:screen:)`, z clamped to ≥ 1 cm so the
-    /// frustum stays valid even for a bad sample.
+    /// The eye point for `OffAxisFrustum.matrices(eye:screen:)`: `position`, or the dominant
+    /// eye half the measured eye span from it; z clamped to ≥ 1 cm so the frustum stays valid
+    /// even for a bad sample.
     public var eye: Vec3 {
-        Vec3(Float(position.x), Float(position.y), Float(max(position.z, 0.01)))
+        var p = position
+        if monoEye != .midpoint, let span = eyeSpan { p += span / 2 * (monoEye == .right ? 1 : -1) }
+        return Vec3(Float(p.x), Float(p.y), Float(max(p.z, 0.01)))
     }
 }

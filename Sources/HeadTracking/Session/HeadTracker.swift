@@ -119,6 +119,7 @@ public final class HeadTracker {
                             state: state, rawPosition: fresh == nil ? nil : raw,
                             latency: sample.map { t - $0.publishTime })
         pose.eyeSpan = state == .lost ? nil : eyeSpan
+        pose.monoEye = settings.monoEye
         lastPose = pose
         return pose
     }

@@ -4,6 +4,8 @@
 public struct HeadTrackerSettings: Sendable, Equatable {
     /// Smoothing filter (default `FilterSpec.default`: One Euro 0.3,20,1, tuned on the real log).
     public var filter: FilterSpec = .default
+    /// The eye a mono picture is drawn for (config `dominantEye`).
+    public var monoEye: MonoEye = .midpoint
     /// Prediction (LaViola DESP after the filter); nil = none. When set, each frame's pose is
     /// predicted from the newest sample to the frame's expected present time — frame time +
     /// `HeadTracker.presentLead` (the window sets it from its recent render-and-present median)

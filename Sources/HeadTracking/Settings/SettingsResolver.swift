@@ -32,6 +32,8 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
     public var axisStrength: Resolved<Vec3d>
     public var opentrackAxes: Resolved<AxisMapping>
     public var opentrackOrigin: Resolved<String>
+    /// The eye mono pictures are drawn for (config `dominantEye`; default the midpoint).
+    public var monoEye: Resolved<MonoEye>
 
     /// The tracker settings these values imply.
     public var trackerSettings: HeadTrackerSettings {
@@ -42,6 +44,7 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
         s.movementScale = geometry.movementScale
         s.axisStrength = axisStrength.value
         s.neutralEye = geometry.neutralEye
+        s.monoEye = monoEye.value
         return s
     }
 
@@ -63,6 +66,7 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
             ("axis strength", v(axisStrength.value), axisStrength.origin),
             ("opentrack axes", opentrackAxes.value.description, opentrackAxes.origin),
             ("opentrack origin", opentrackOrigin.value, opentrackOrigin.origin),
+            ("mono eye", monoEye.value.rawValue, monoEye.origin),
         ]
     }
 }
@@ -96,6 +100,7 @@ public enum SettingsResolver {
             axisStrength: .pick(flag: flags.axisStrength, file: vec(c.axisStrength), default: Vec3d(1, 1, 1)),
             opentrackAxes: .pick(flag: nil, file: try parsed("opentrackAxes", c.opentrackAxes, AxisMapping.init(parsing:)),
                                  default: OpentrackMapping.defaultAxes),
-            opentrackOrigin: .pick(flag: nil, file: c.opentrackOrigin.map { $0 == "camera" ? "camera" : "centred" }, default: "centred"))
+            opentrackOrigin: .pick(flag: nil, file: c.opentrackOrigin.map { $0 == "camera" ? "camera" : "centred" }, default: "centred"),
+            monoEye: .pick(flag: nil, file: try parsed("dominantEye", c.dominantEye, MonoEye.init(parsing:)), default: .midpoint))
     }
 }
