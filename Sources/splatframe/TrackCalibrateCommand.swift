@@ -44,7 +44,11 @@ struct TrackCalibrateCommand: ParsableCommand {
         while true {
             let t = capture.isFile ? Double(i) / fps : MonotonicClock.now() - t0
             if t >= seconds { break }
-            guard try capture.read(into: &frame, timestamp: t) else { break }
+            if try !capture.read(into: &frame, timestamp: t) {
+                // A file (or a still picture) loops, as the window plays it, until the time is up.
+                try capture.rewind()
+                guard try capture.read(into: &frame, timestamp: t) else { break }
+            }
             observations.append(try pipeline.process(frame))
             i += 1
         }

@@ -89,7 +89,8 @@ struct TrackWebcamCommandTests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("detect+landmarks+estimate") && r.stdout.contains("capture to pose") && r.stdout.contains("both eyes"))
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(lines.first == "t,x,y,z,confidence,filtered_x,filtered_y,filtered_z,state,latency_ms" && lines.count == 49)
+        #expect(lines.first == "t,x,y,z,confidence,filtered_x,filtered_y,filtered_z,state,latency_ms,yaw,pitch,roll,"
+                + "left_x,left_y,left_z,right_x,right_y,right_z" && lines.count == 49)
         let confidences = lines.dropFirst().compactMap { Double($0.split(separator: ",")[4]) }
         #expect(confidences.filter { $0 > 0.3 }.count >= 44, "almost every frame has a face")
         let info = try BinaryLocator.run(binary, ["track", "info", log])
@@ -102,7 +103,15 @@ struct TrackWebcamCommandTests {
         let dir = TestData.temporaryDirectory("calibrate")
         let config = dir.appendingPathComponent("config.json").path
         try #"{"screenWidthMM": 597, "screenHeightMM": 336}"#.write(toFile: config, atomically: true, encoding: .utf8)
-        let r = try BinaryLocator.run(binary, ["track", "calibrate", "--video", TestData.path("video/Megamind.avi"), "--distance", "0.6",
+        // Megamind turns his head: a calibration that sees a turned head asks to face the camera.
+        let turned = try BinaryLocator.run(binary, ["track", "calibrate", "--video", TestData.path("video/Megamind.avi"), "--distance", "0.6",
+                                                    "--seconds", "2", "--config", config])
+        let dir = BinaryLocator.hermetic()["SPLATFRAME_WEBCAM_DIR"] ?? ""
+        if FileManager.default.fileExists(atPath: dir + "/libmediapipe.so") {   // a back end that measures the head's pose
+            #expect(turned.status == 2 && turned.stderr.contains("face the camera"), "\(turned.stderr)")
+        }
+        // The astronaut faces the camera (a still picture, looped for the two seconds).
+        let r = try BinaryLocator.run(binary, ["track", "calibrate", "--video", TestData.path("video/astronaut.png"), "--distance", "0.6",
                                                "--seconds", "2", "--config", config])
         #expect(r.status == 0, "\(r.stderr)")
         let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config))) as? [String: Any]
