@@ -106,8 +106,8 @@ struct TrackWebcamCommandTests {
         // Megamind turns his head: a calibration that sees a turned head asks to face the camera.
         let turned = try BinaryLocator.run(binary, ["track", "calibrate", "--video", TestData.path("video/Megamind.avi"), "--distance", "0.6",
                                                     "--seconds", "2", "--config", config])
-        let dir = BinaryLocator.hermetic()["SPLATFRAME_WEBCAM_DIR"] ?? ""
-        if FileManager.default.fileExists(atPath: dir + "/libmediapipe.so") {   // a back end that measures the head's pose
+        let models = BinaryLocator.hermetic()["SPLATFRAME_WEBCAM_DIR"] ?? ""
+        if FileManager.default.fileExists(atPath: models + "/libmediapipe.so") {   // a back end that measures the head's pose
             #expect(turned.status == 2 && turned.stderr.contains("face the camera"), "\(turned.stderr)")
         }
         // The astronaut faces the camera (a still picture, looped for the two seconds).
