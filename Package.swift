@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "SceneIO", "Workers", "CWebcam"]),
         // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
-        .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO"]),
+        .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],

@@ -3,6 +3,7 @@
 import Foundation
 import ImageIO
 import Media
+import Procedural
 import RenderCore
 import TriangleRaster
 import WebcamTracking
@@ -80,14 +81,14 @@ public final class SyntheticHead: @unchecked Sendable {
     /// The head at `placement` through `camera`, with Gaussian noise of `noise` levels (standard
     /// deviation) added to every channel, drawn from `random` (a table of 65,536 draws indexed
     /// by the stream: fresh noise every frame, fast enough for a debug build).
-    public func render(_ placement: HeadPlacement, camera: RigCamera, noise: Double, random: inout RigRandom,
+    public func render(_ placement: HeadPlacement, camera: RigCamera, noise: Double, random: inout SeededRandom,
                        timestamp: Double, index: Int) -> RGBFrame {
         let cam = camera.camera
         framebuffer.clear(background: cam.background)
         _ = rasterizer.draw(mesh, model: placement.modelMatrix, camera: cam, into: framebuffer)
         if noise != noiseTable.sigma {
-            var r = RigRandom(seed: 0x5EED)
-            noiseTable = (noise, (0..<65536).map { _ in Int16(max(-255, min(255, (noise * r.gaussian()).rounded()))) })
+            var r = SeededRandom(seed: 0x5EED)
+            noiseTable = (noise, (0..<65536).map { _ in Int16(max(-255, min(255, (noise * Double(r.normal())).rounded()))) })
         }
         var pixels = [UInt8](repeating: 0, count: camera.width * camera.height * 3)
         noiseTable.values.withUnsafeBufferPointer { table in
@@ -103,31 +104,5 @@ public final class SyntheticHead: @unchecked Sendable {
             }
         }
         return RGBFrame(width: camera.width, height: camera.height, pixels: pixels, timestamp: timestamp, index: index)
-    }
-}
-
-/// A seeded generator (SplitMix64) with Gaussian draws (Box–Muller), so a rig run is repeatable.
-public struct RigRandom: Sendable {
-    private var state: UInt64
-    private var spare: Double?
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in (0, 1].
-    public mutating func uniform() -> Double { (Double(next() >> 11) + 1) / 9007199254740992 }
-
-    /// Standard normal.
-    public mutating func gaussian() -> Double {
-        if let s = spare { spare = nil; return s }
-        let r = (-2 * log(uniform())).squareRoot(), a = 2 * Double.pi * uniform()
-        spare = r * sin(a)
-        return r * cos(a)
     }
 }

@@ -2,6 +2,7 @@
 // points against the truth, after one distance calibration on the still frames.
 import Foundation
 import Media
+import Procedural
 import WebcamTracking
 
 /// The scores of one run.
@@ -46,7 +47,7 @@ public struct TrackerAccuracy: Sendable {
     public static func measure(head: SyntheticHead, camera: RigCamera, pipeline: EyePipeline, path: [HeadMotionFrame],
                                noise: Double = 3, seed: UInt64 = 1, frameSink: ((RGBFrame, HeadMotionFrame) throws -> Void)? = nil)
         throws -> TrackerAccuracy {
-        var random = RigRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         var observations: [EyeObservation] = []
         for (i, f) in path.enumerated() {
             let frame = head.render(f.placement, camera: camera, noise: noise, random: &random, timestamp: f.time, index: i)
