@@ -2,23 +2,32 @@
 // SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
 // Module graph (dependencies point one way, top to bottom):
 //   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
+//     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
 import Foundation
 import PackageDescription
 
 /// Hot loops are written for 8-wide SIMD; the default x86-64 baseline (SSE2) halves their
-/// speed (../shared/design/PERFORMANCE.md), so x86_64 builds target the CPU they are built on
-/// (`native`: AVX-512 where the machine has it — on this project's Zen 4 machine the splat
-/// blend is ~10 % faster than with AVX2, and the images are byte-identical). To build a
-/// binary for other machines, set SPLATFRAME_TARGET_CPU (e.g. `haswell`: any AVX2 + FMA CPU)
-/// and rebuild from clean (`rm -rf .build`).
+/// speed (../shared/design/PERFORMANCE.md). The default build is portable: every module
+/// targets `haswell` (any x86-64-v3 CPU: AVX2 + FMA, Intel since 2013, AMD since 2015), and
+/// SplatRenderAVX512 alone is compiled for `skylake-avx512` (Intel Skylake-SP on, AMD Zen 4
+/// on); the renderer calls it only where cpuid reports AVX-512 (SplatRender's CPUDispatch).
+/// SPLATFRAME_TARGET_CPU=CPU compiles every module for CPU instead, for comparison: `haswell`
+/// gives a binary with no AVX-512 code at all, `native` one tuned for (and only for) the
+/// machine that builds it. Rebuild from clean (`rm -rf .build`) after changing it.
 #if arch(x86_64)
-let targetCPU = ProcessInfo.processInfo.environment["SPLATFRAME_TARGET_CPU"] ?? "native"
-let simdFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", targetCPU])]
+let chosenCPU = ProcessInfo.processInfo.environment["SPLATFRAME_TARGET_CPU"].flatMap { $0.isEmpty ? nil : $0 }
+let simdFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", chosenCPU ?? "haswell"])]
+let avx512Flags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", chosenCPU ?? "skylake-avx512"])]
+/// The start-up check that the CPU can run the build (CSIMD.c), for builds of a known baseline.
+let cpuCheck: [CSetting] = chosenCPU == nil || chosenCPU == "haswell" ? [.define("CSIMD_REQUIRE_X86_64_V3")] : []
 #else
 let simdFlags: [SwiftSetting] = []
+let avx512Flags: [SwiftSetting] = []
+let cpuCheck: [CSetting] = []
 #endif
 let fast: [SwiftSetting] = simdFlags + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+let fastAVX512: [SwiftSetting] = avx512Flags + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
 
 let package = Package(
     name: "SplatFrame",
@@ -61,9 +70,11 @@ let package = Package(
         .target(name: "JSONInput"),
         .target(name: "Settings", dependencies: ["JSONInput"]),
         .target(name: "ImageIO", dependencies: ["RenderCore", "CPNG", "CTurboJPEG"]),
-        .target(name: "CSIMD"),
+        .target(name: "CSIMD", cSettings: cpuCheck),
         .target(name: "TriangleRaster", dependencies: ["RenderCore", "Workers", "CSIMD"], swiftSettings: fast),
-        .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD"], swiftSettings: fast),
+        // The block blend kernel compiled again for AVX-512 (its sources are SplatRender's: Shared/ links them).
+        .target(name: "SplatRenderAVX512", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fastAVX512),
+        .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD", "SplatRenderAVX512"], swiftSettings: fast),
         .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),

@@ -126,6 +126,8 @@ public struct BenchmarkResult: Codable, Sendable, Equatable {
     public var settings: BenchmarkSettings?
     /// Splat scenes: how much work a frame held (medians over the measured frames).
     public var splatWork: BenchmarkSplatWork?
+    /// The CPU as cpuid describes it and the kernels chosen for it (absent in files from older builds).
+    public var machine: BenchmarkMachine?
 
     public init(label: String, scene: String, sceneName: String, primitiveKind: String, primitives: Int,
                 width: Int, height: Int, threads: Int, warmupFrames: Int, measuredFrames: Int, repeats: Int,
@@ -180,9 +182,34 @@ public struct BenchmarkSplatWork: Codable, Sendable, Equatable {
     public var tileSplatPairs: Int
     /// The blend kernel, `lanes8` or `blocks` (absent in files from older builds).
     public var blendKernel: String?
+    /// The instruction set it ran with, `avx2` or `avx512` (absent in files from older builds).
+    public var blendInstructionSet: String?
 
-    public init(visibleSplats: Int, tileSplatPairs: Int, blendKernel: String? = nil) {
+    public init(visibleSplats: Int, tileSplatPairs: Int, blendKernel: String? = nil, blendInstructionSet: String? = nil) {
         self.visibleSplats = visibleSplats; self.tileSplatPairs = tileSplatPairs; self.blendKernel = blendKernel
+        self.blendInstructionSet = blendInstructionSet
+    }
+}
+
+/// The CPU a run measured and what the build's run-time dispatch chose for it.
+public struct BenchmarkMachine: Codable, Sendable, Equatable {
+    /// The brand string from cpuid (e.g. "AMD EPYC 9B14").
+    public var cpuModel: String
+    /// Display family and model from cpuid (AMD Zen 3: family 25, models 0–15 and 32–47; Zen 4: 25, 16–31 and 96–127).
+    public var family: Int
+    public var model: Int
+    /// Whether the CPU (and OS) can run AVX-512.
+    public var cpuHasAVX512: Bool
+    /// Whether the build carries AVX-512 kernels, and whether the environment masked them off.
+    public var avx512KernelsBuilt: Bool
+    public var avx512Masked: Bool
+    /// The dispatch's verdict in words ("AVX-512 kernels in use", "no AVX-512 on this CPU", …).
+    public var dispatch: String
+
+    public init(cpuModel: String, family: Int, model: Int, cpuHasAVX512: Bool, avx512KernelsBuilt: Bool,
+                avx512Masked: Bool, dispatch: String) {
+        self.cpuModel = cpuModel; self.family = family; self.model = model; self.cpuHasAVX512 = cpuHasAVX512
+        self.avx512KernelsBuilt = avx512KernelsBuilt; self.avx512Masked = avx512Masked; self.dispatch = dispatch
     }
 }
 

@@ -192,8 +192,13 @@ public enum BenchmarkRunner {
         if splatWork.contains(where: { $0.1 > 0 }) {
             result.splatWork = BenchmarkSplatWork(visibleSplats: Int(FrameStatistics(splatWork.map(\.0)).median),
                                                   tileSplatPairs: Int(FrameStatistics(splatWork.map(\.1)).median),
-                                                  blendKernel: config.blendKernel.rawValue)
+                                                  blendKernel: config.blendKernel.rawValue,
+                                                  blendInstructionSet: CPUDispatch.instructionSet(for: config.blendKernel).name)
         }
+        result.machine = BenchmarkMachine(
+            cpuModel: CPUDispatch.cpuModel, family: CPUDispatch.cpuSignature.family, model: CPUDispatch.cpuSignature.model,
+            cpuHasAVX512: CPUDispatch.cpuHasAVX512, avx512KernelsBuilt: CPUDispatch.avx512KernelsBuilt,
+            avx512Masked: CPUDispatch.avx512Masked, dispatch: CPUDispatch.avx512State)
         return result
     }
 

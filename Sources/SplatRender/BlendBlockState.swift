@@ -1,6 +1,6 @@
 // BlendBlockState — one 4×4-pixel block of a tile while the block kernel blends its splats:
 // the per-pixel state as 16-lane vectors, meant to live in registers for a whole list of
-// splats (SplatRenderer+BlockBlend.swift). `blend` is the image contract's step 7 for one
+// splats (BlockBlendKernel.swift). `blend` is the image contract's step 7 for one
 // splat, with the 8-lane kernel's arithmetic operation for operation (same bytes).
 import CSIMD
 

@@ -1,5 +1,5 @@
 // BlockChunk — one chunk of a tile's sorted pairs as the block kernel's blend loops read it
-// (SplatRenderer+BlockBlend.swift): per pair its record slot and its rectangle cut to the tile
+// (BlockBlendKernel.swift): per pair its record slot and its rectangle cut to the tile
 // as pixel-column and pixel-row bits, so that a block finds the lanes inside a splat's
 // rectangle with a few integer operations instead of four float comparisons per splat.
 

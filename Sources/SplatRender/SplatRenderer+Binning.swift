@@ -13,10 +13,6 @@
 
 import CSIMD
 
-/// A pair in a tile list: depth key (IEEE bits of a positive Float) in the low 32 bits,
-/// the splat's slot in `projected` in the high 32.
-typealias TilePair = UInt64
-
 /// Binning inputs: per-worker tile counts over the chunks each worker owns, then the scatter
 /// of (depth, slot) pairs into the tile lists.
 struct BinWork {

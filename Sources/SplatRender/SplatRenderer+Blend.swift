@@ -10,7 +10,7 @@
 // walk the rectangle: this file's, 8 lanes (4 columns × 2 rows when the rectangle is ≤ 4 px
 // wide, one unaligned window of a row when ≤ 8 px, else the row's two aligned halves; masks
 // are sign bits, LaneMask.swift), and for AVX-512 machines the block kernel, which keeps
-// 4×4-pixel blocks in registers instead (SplatRenderer+BlockBlend.swift). A pixel is finished
+// 4×4-pixel blocks in registers instead (BlockBlendKernel.swift). A pixel is finished
 // by adding T·background and setting T = 0, so "finished" needs no extra mask; the tile stops
 // when its count of live pixels reaches 0. Identical arithmetic per pixel whichever kernel, window or worker covers it, so
 // the bytes depend neither on the kernel nor on the thread count.
@@ -20,49 +20,21 @@
 // and was removed (−13 % CPU).
 import CSIMD
 import RenderCore
+internal import SplatRenderAVX512
 
 /// Which blend kernel walks a splat's rectangle (the image is the same byte for byte).
 public enum BlendKernel: String, Sendable, CaseIterable {
     /// 8-lane windows over the tile's state in L1 (4×2, 8×1, two 8×1 per row): for AVX2.
     case lanes8
     /// 4×4-pixel blocks of 16 lanes whose state stays in registers while each walks its own
-    /// list of the tile's splats, two blocks at a time (SplatRenderer+BlockBlend.swift): for
-    /// AVX-512 (32 vector registers, mask registers). Correct everywhere; slow without them.
+    /// list of the tile's splats, two blocks at a time (BlockBlendKernel.swift): for
+    /// AVX-512 (32 vector registers, mask registers), where it runs its AVX-512 compile.
+    /// Correct everywhere; slower without AVX-512.
     case blocks
 
-    /// The kernel for the CPU this was compiled for: blocks when the target has AVX-512
-    /// (`-target-cpu native` on such a machine), else 8-lane windows.
-    public static let native = [BlendKernel.lanes8, .blocks][Int(CSIMD_HAS_AVX512)]  // (no dead branch to warn of)
-}
-
-/// What the blender reads and writes, as raw pointers opened once per frame.
-struct BlendContext {
-    var records: UnsafeMutablePointer<ProjectedSplat>
-    var pairs: UnsafeMutablePointer<TilePair>
-    var start: UnsafeMutablePointer<Int32>
-    var color: UnsafeMutablePointer<UInt32>
-    var depth: UnsafeMutablePointer<Float>
-    var width: Int, height: Int, tilesX: Int
-    var background: Vec3
-}
-
-extension BlendContext {
-    /// Pairs and records asked for ahead of a tile (a tile's first pairs: later ones are
-    /// prefetched by the kernels as they go).
-    static let tilePrefetchPairs = 64
-
-    /// Asks for the lines of tile `t`'s first `tilePrefetchPairs` pairs.
-    @inline(__always) func prefetchPairs(_ t: Int) {
-        let b = Int(start[t]), n = min(Int(start[t &+ 1]) &- b, Self.tilePrefetchPairs)
-        var i = 0
-        while i < n { csimd_prefetch(pairs + (b &+ i)); i &+= 8 }
-    }
-
-    /// Asks for the records named by tile `t`'s first `tilePrefetchPairs` pairs.
-    @inline(__always) func prefetchRecords(_ t: Int) {
-        let b = Int(start[t]), e = min(Int(start[t &+ 1]), b &+ Self.tilePrefetchPairs)
-        for p in b..<max(b, e) { SplatRenderer.prefetch(records + Int(pairs[p] &>> 32)) }
-    }
+    /// The kernel for the CPU this runs on, chosen at start-up (`CPUDispatch`): blocks where
+    /// the AVX-512 kernels may run, else 8-lane windows.
+    public static let native: BlendKernel = CPUDispatch.avx512Available ? .blocks : .lanes8
 }
 
 /// Stage 4's inputs; `run` blends tiles claimed from `nextTile` until none are left.
@@ -73,6 +45,8 @@ struct BlendWork {
     var state: UnsafeMutableRawPointer
     var depthTest, writeDepth: Bool
     var kernel: BlendKernel
+    /// Whether `.blocks` runs its AVX-512 compile (only where `CPUDispatch` allows it).
+    var avx512: Bool
 
     func run(_ w: Int, _ r: SplatRenderer) {
         let st = state + w * SplatRenderer.blendScratchBytes
@@ -104,10 +78,14 @@ struct BlendWork {
         case (.lanes8, false, false): SplatRenderer.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
         case (.lanes8, true, true): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
         case (.lanes8, true, false): SplatRenderer.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
-        case (.blocks, false, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: true)
-        case (.blocks, false, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: false, writeDepth: false)
-        case (.blocks, true, true): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: true)
-        case (.blocks, true, false): SplatRenderer.blendTileBlocks(t, ctx, st, depthTest: true, writeDepth: false)
+        case (.blocks, _, _) where avx512:
+            AVX512BlockKernel.blendTile(t, UnsafeRawPointer(ctx.records), ctx.pairs, ctx.start, ctx.color, ctx.depth,
+                                        width: ctx.width, height: ctx.height, tilesX: ctx.tilesX,
+                                        background: ctx.background, scratch: st, depthTest: depthTest, writeDepth: writeDepth)
+        case (.blocks, false, true): BlockBlendKernel.blendTile(t, ctx, st, depthTest: false, writeDepth: true)
+        case (.blocks, false, false): BlockBlendKernel.blendTile(t, ctx, st, depthTest: false, writeDepth: false)
+        case (.blocks, true, true): BlockBlendKernel.blendTile(t, ctx, st, depthTest: true, writeDepth: true)
+        case (.blocks, true, false): BlockBlendKernel.blendTile(t, ctx, st, depthTest: true, writeDepth: false)
         }
     }
 }
@@ -125,7 +103,8 @@ extension SplatRenderer {
                                width: setup.width, height: setup.height, tilesX: tilesX, background: background)
         nextTile.store(0, ordering: .relaxed)
         runParallel(.blend(BlendWork(tiles: tiles, ctx: ctx, state: UnsafeMutableRawPointer(blendScratch.base),
-                                     depthTest: depthTest, writeDepth: writeDepth, kernel: blendKernel)))
+                                     depthTest: depthTest, writeDepth: writeDepth, kernel: blendKernel,
+                                     avx512: blendInstructionSet == .avx512)))
     }
 
     /// Blends tile `t` (row-major tile index) with worker state `st`.
@@ -154,7 +133,7 @@ extension SplatRenderer {
         let alphaMax = V(repeating: SplatTunables.alphaMax), alphaMin = V(repeating: SplatTunables.alphaMin)
         let tMin = V(repeating: SplatTunables.transmittanceMin)
         let ahead = SplatTunables.blendPrefetchDistance
-        for p in begin..<min(end, begin &+ ahead) { prefetch(c.records + Int(c.pairs[p] &>> 32)) }
+        for p in begin..<min(end, begin &+ ahead) { prefetchRecord(c.records + Int(c.pairs[p] &>> 32)) }
         // One window: 8 lanes whose four-lane halves sit at byte offsets `oLo`, `oHi` of every
         // state array (`oHi = oLo + 16` for 8 pixels of one row; a row apart for 4×2).
         @inline(__always)
@@ -205,7 +184,7 @@ extension SplatRenderer {
         }
 
         while k < end {
-            if k &+ ahead < end { prefetch(c.records + Int(c.pairs[k &+ ahead] &>> 32)) }
+            if k &+ ahead < end { prefetchRecord(c.records + Int(c.pairs[k &+ ahead] &>> 32)) }
             let s = c.records[Int(c.pairs[k] &>> 32)]
             k &+= 1
             let rx0 = max(Int(s.x0) &- x0, 0), rx1 = min(Int(s.x1) &- x0, 15)
@@ -257,13 +236,6 @@ extension SplatRenderer {
         }
 
         tile.finish(c, writeDepth: writeDepth)
-    }
-
-    /// Prefetches both cache lines a 48-byte record may span.
-    @inline(__always)
-    static func prefetch(_ r: UnsafeMutablePointer<ProjectedSplat>) {
-        csimd_prefetch(r)
-        csimd_prefetch(UnsafeRawPointer(r) + (MemoryLayout<ProjectedSplat>.stride - 1))
     }
 
     /// 8 lanes of a state array: contiguous at byte offset `lo` (any alignment), or when

@@ -43,6 +43,15 @@ public final class SplatRenderer: @unchecked Sendable {
     public var maxTileSplatPairs = 1 << 26
     /// The blend kernel (`BlendKernel.native` by default; both give the same bytes).
     public var blendKernel = BlendKernel.native
+    /// Whether kernels may take their AVX-512 compile where the CPU has it (true by default;
+    /// false runs the build's baseline compile everywhere — the same bytes).
+    public var allowsAVX512 = true
+
+    /// The instruction set the blend kernel runs with: AVX-512 for the block kernel where
+    /// allowed and available (`CPUDispatch`), else the build's baseline.
+    public var blendInstructionSet: KernelInstructionSet {
+        CPUDispatch.instructionSet(for: blendKernel, allowsAVX512: allowsAVX512)
+    }
 
     let pool: WorkerPool<SplatRenderer>
     /// The stage the workers are running (set by `runParallel`).

@@ -1,9 +1,18 @@
 // CSIMD — x86 intrinsics Swift cannot call directly (function-like macros such as gathers
-// and shuffles with immediates), and a portable prefetch.
-// Header-only `static inline` functions: Swift's Clang importer compiles them into the caller,
+// and shuffles with immediates), a portable prefetch, and what the CPU can do (cpuid).
+// The intrinsics are header-only `static inline` functions: Swift's Clang importer compiles them into the caller,
 // where LLVM inlines them. The gathers exist only when the target CPU has AVX2 (see Package.swift).
 #ifndef CSIMD_H
 #define CSIMD_H
+/// 1 when the CPU this runs on has AVX2, FMA, BMI1/2, F16C and MOVBE and the OS saves the
+/// ymm registers (x86-64-v3), else 0 (always 0 off x86-64). From cpuid; CSIMD.c.
+int csimd_cpu_has_x86_64_v3(void);
+/// 1 when it also has AVX-512 F, CD, VL, BW and DQ and the OS saves the zmm and mask registers.
+int csimd_cpu_has_avx512(void);
+/// The CPU's brand string (cpuid 0x80000002–4), NUL-terminated; empty when there is none.
+void csimd_cpu_brand(char out[49]);
+/// The CPU's display family and model (cpuid leaf 1, extended fields folded in).
+void csimd_cpu_signature(int *family, int *model);
 #if defined(__x86_64__) && defined(__AVX2__)
 #include <immintrin.h>
 /// Eight 32-bit loads base[idx[i]] (vpgatherdd).

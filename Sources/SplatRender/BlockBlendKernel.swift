@@ -1,5 +1,8 @@
-// SplatRenderer+BlockBlend — the block blend kernel (`BlendKernel.blocks`), for CPUs with
-// native 512-bit vectors (AVX-512: 32 vector registers, comparisons into mask registers).
+// BlockBlendKernel — the block blend kernel (`BlendKernel.blocks`), written for CPUs with
+// 512-bit vectors (AVX-512: 32 vector registers, comparisons into mask registers). This file
+// is compiled twice: into SplatRender for the build's baseline CPU (AVX2: correct, slower),
+// and as the same file into SplatRenderAVX512 for AVX-512, which the renderer calls when the
+// CPU it runs on has AVX-512 (`CPUDispatch`).
 //
 // The window kernels read and write the tile's per-pixel state (T, R, G, B, D) in L1 for
 // every window a splat covers: in a million-splat frame that traffic, not the arithmetic, is
@@ -43,11 +46,12 @@ enum BlockBlendScratch {
     static let bytes = listsOffset + 16 * listStride * 4
 }
 
-extension SplatRenderer {
+/// The block kernel's functions (no state of its own: all of it is in the worker's scratch).
+enum BlockBlendKernel {
     /// Blends tile `t` (row-major tile index) block by block with worker scratch `scratch`
     /// (`BlockBlendScratch.bytes`, 64-byte aligned).
     @_transparent  // one copy per depth flag combination: no flag tests in the loops
-    static func blendTileBlocks(_ t: Int, _ c: BlendContext, _ scratch: UnsafeMutableRawPointer, depthTest: Bool,
+    static func blendTile(_ t: Int, _ c: BlendContext, _ scratch: UnsafeMutableRawPointer, depthTest: Bool,
                                 writeDepth: Bool) {
         typealias V = SIMD16<Float>
         typealias I = SIMD16<Int32>
@@ -97,7 +101,7 @@ extension SplatRenderer {
         // Sub-binning spends a few cycles a pair: records must be asked for well ahead (64
         // pairs measured best; 16 and 32 were slower, 128 the same).
         let ahead = 8 &* SplatTunables.blendPrefetchDistance
-        for p in begin..<min(end, begin &+ ahead) { prefetch(c.records + Int(c.pairs[p] &>> 32)) }
+        for p in begin..<min(end, begin &+ ahead) { prefetchRecord(c.records + Int(c.pairs[p] &>> 32)) }
         var chunk = begin
         while chunk < end && liveBlocks != 0 {
             let chunkEnd = min(end, chunk &+ K)
@@ -107,7 +111,7 @@ extension SplatRenderer {
             while n < chunkEnd &- chunk {
                 let k = chunk &+ n, count = min(16, chunkEnd &- k)
                 var j = k
-                while j < min(end &- ahead, k &+ count) { prefetch(c.records + Int(c.pairs[j &+ ahead] &>> 32)); j &+= 1 }
+                while j < min(end &- ahead, k &+ count) { prefetchRecord(c.records + Int(c.pairs[j &+ ahead] &>> 32)); j &+= 1 }
                 chunkData.subBin(c.pairs + k, count: count, at: n, tileX: x0, tileY: y0, live: liveBlocks, masks: masks)
                 n &+= count
             }

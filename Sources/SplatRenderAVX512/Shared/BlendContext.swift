@@ -1,0 +1,1 @@
+../../SplatRender/BlendContext.swift

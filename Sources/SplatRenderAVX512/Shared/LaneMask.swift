@@ -1,0 +1,1 @@
+../../SplatRender/LaneMask.swift
