@@ -106,6 +106,11 @@ public enum SceneFile {
     /// - Parameter spz: options for an `.spz` output (ignored for other formats).
     public static func save(_ scene: LoadedScene, to path: String, spz: SPZWriteOptions = SPZWriteOptions()) throws {
         let ext = (path as NSString).pathExtension
+        // SOG v2: a bundled .sog, or a folder named by its meta.json (not lod-meta.json).
+        let name = (path as NSString).lastPathComponent.lowercased()
+        if case .splats(let s) = scene, ext.lowercased() == "sog" || name == "meta.json" {
+            return try SOGWriter.write(s, to: path)
+        }
         let bytes: [UInt8]
         switch (SceneFormat(extension: ext), scene) {
         case (.ply?, .splats(let s)): bytes = GaussianPLYWriter.encode(s)
@@ -114,7 +119,7 @@ public enum SceneFile {
         case (.ply?, .mesh(let m)): bytes = MeshPLYWriter.encode(m)
         case (.ply?, .points(let p)): bytes = MeshPLYWriter.encode(p)
         default:
-            throw SceneIOError.unsupported(file: path, reason: "cannot write this scene as .\(ext) (splats: .ply, .splat or .spz; meshes and points: .ply)")
+            throw SceneIOError.unsupported(file: path, reason: "cannot write this scene as .\(ext) (splats: .ply, .splat, .spz, .sog or a SOG folder's meta.json; meshes and points: .ply)")
         }
         do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw SceneIOError.unwritable(file: path, reason: error.localizedDescription)

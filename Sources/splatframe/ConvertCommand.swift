@@ -6,12 +6,12 @@ import SceneIO
 /// `splatframe convert IN OUT`
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "convert",
-        abstract: "Convert a scene file (splats → .ply, .splat or .spz; meshes and points → .ply).")
+        abstract: "Convert a scene file (splats → .ply, .splat, .spz or SOG v2; meshes and points → .ply).")
 
     @Argument(help: "Input scene file.")
     var input: String
 
-    @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz).")
+    @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz, .sog; DIR/meta.json: an unbundled SOG).")
     var output: String
 
     @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 (gzip, read everywhere) or 4 (zstd streams).",
