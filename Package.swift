@@ -2,6 +2,7 @@
 // SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
 // Module graph (dependencies point one way, top to bottom):
 //   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
+//     (SceneIO ← SplatLOD: levels of detail for plain captures)
 //     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
 import Foundation
@@ -76,6 +77,8 @@ let package = Package(
         .target(name: "SplatRenderAVX512", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fastAVX512),
         .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD", "SplatRenderAVX512"], swiftSettings: fast),
         .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
+        // Levels of detail built for any splat cloud (written as streamed SOG by SceneIO).
+        .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
@@ -93,7 +96,7 @@ let package = Package(
         .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
         .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers"]),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
+                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "SplatLOD", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 
@@ -107,6 +110,7 @@ let package = Package(
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
+        .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "RenderCore", "TestSupport"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],

@@ -54,7 +54,9 @@ public enum SOGWriter {
     }
 
     /// The SOG's files for `cloud`; `file` names it in errors.
-    public static func encode(_ cloud: SplatCloud, options: Options = Options(), file: String = "output.sog") throws -> Encoded {
+    /// `order`: the splat for each texel (a permutation of the cloud's indices); nil: Morton order.
+    public static func encode(_ cloud: SplatCloud, options: Options = Options(), order: [Int]? = nil,
+                              file: String = "output.sog") throws -> Encoded {
         let n = cloud.count
         guard n > 0 else { throw SceneIOError.unsupported(file: file, reason: "a SOG of 0 splats") }
         let restN = cloud.shRestCount
@@ -70,7 +72,8 @@ public enum SOGWriter {
         if let bad = cloud.positions.firstIndex(where: { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) }) {
             throw SceneIOError.badValue(file: file, element: "vertex", row: bad, expected: "a finite centre", found: "\(cloud.positions[bad])")
         }
-        let order = mortonOrder(cloud.positions)
+        let order = order ?? mortonOrder(cloud.positions)
+        guard order.count == n else { throw SceneIOError.unsupported(file: file, reason: "a texel order of \(order.count) for \(n) splats") }
         var files: [(String, [UInt8])] = []
         func image(_ name: String, _ rgba: [UInt8], _ w: Int = width, _ h: Int = height) throws {
             files.append((name, try encodeWebP(rgba, width: w, height: h, file: file, entry: name)))

@@ -1,7 +1,9 @@
 // splatframe — `convert`: read any scene file and write it in the format the output extension names.
 import ArgumentParser
 import Foundation
+import RenderCore
 import SceneIO
+import SplatLOD
 
 /// `splatframe convert IN OUT`
 struct ConvertCommand: ParsableCommand {
@@ -11,8 +13,16 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Input scene file.")
     var input: String
 
-    @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz, .sog; DIR/meta.json: an unbundled SOG).")
+    @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz, .sog; DIR/meta.json: an unbundled SOG; DIR/lod-meta.json: a streamed SOG with levels of detail).")
     var output: String
+
+    @Option(name: .customLong("lod-levels"), help: "Streamed SOG: levels of detail, each about half the splats of the one below (1…16; default 6).",
+            transform: Checked.integer(in: 1...16, "levels"))
+    var lodLevels: Int = 6
+
+    @Option(name: .customLong("chunk-splats"), help: "Streamed SOG: most splats per chunk file (1024…16777216; default 65536).",
+            transform: Checked.integer(in: 1024...16_777_216, "splat counts"))
+    var chunkSplats: Int = StreamedSOGWriter.defaultChunkSplats
 
     @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 (gzip, read everywhere) or 4 (zstd streams).",
             transform: Checked.integer(in: 3...4, "versions"))
@@ -22,6 +32,7 @@ struct ConvertCommand: ParsableCommand {
     var antialiased: Bool?
 
     func run() throws {
+        if (output as NSString).lastPathComponent.lowercased() == "lod-meta.json" { return try writeStreamed() }
         let progress = TerminalProgress(label: "converting")
         do {
             var spz = SPZWriteOptions(version: spzVersion)
@@ -34,5 +45,33 @@ struct ConvertCommand: ParsableCommand {
             progress.finish()
             throw error
         }
+    }
+
+    /// Builds levels of detail for the input's splats and writes them as a streamed SOG.
+    func writeStreamed() throws {
+        let loading = TerminalProgress(label: "reading")
+        let (scene, info) = try SceneFile.loadWithInfo(path: input, progress: loading.callback)
+        loading.finish()
+        guard case .splats(let cloud) = scene else {
+            throw SceneIOError.unsupported(file: input, reason: "a streamed SOG holds splats; this file holds \(info.kind)")
+        }
+        let started = Date()
+        let building = TerminalProgress(label: "building levels of detail")
+        var options = LODBuilder.Options()
+        options.levels = lodLevels
+        options.leafSplats = max(1, chunkSplats / 4)
+        let pyramid = LODBuilder.build(cloud, options: options, progress: { done, total in
+            guard isatty(2) != 0 else { return }
+            FileHandle.standardError.write(Data("\rbuilding levels of detail \(done * 100 / max(1, total))%".utf8))
+        })
+        building.finish()
+        if isatty(2) != 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let built = Date().timeIntervalSince(started)
+        let writing = TerminalProgress(label: "writing chunks")
+        try StreamedSOGWriter.write(pyramid, to: output, chunkSplats: chunkSplats, progress: writing.callback)
+        writing.finish()
+        let counts = pyramid.counts.map(String.init).joined(separator: ", ")
+        print(String(format: "wrote %@ (%d levels: %@ splats; %d leaves; built in %.1f s, written in %.1f s)", output,
+                     pyramid.levels.count, counts, pyramid.leaves.count, built, Date().timeIntervalSince(started) - built))
     }
 }

@@ -1,0 +1,126 @@
+// SceneIO — StreamedSOGWriter: an `LODPyramid` → a PlayCanvas streamed SOG (`lod-meta.json` and
+// one unbundled SOG v2 folder per chunk), in the layout splat-transform's write-lod.ts writes:
+// chunk folders `L_I/meta.json` (level L, I-th file of that level), each holding whole leaf ranges
+// one after another; `lod-meta.json` = {version 1, asset, count, counts, lodLevels, filenames,
+// tree}, inner nodes {bound, children}, leaves {bound, lods: {"L": {file, offset, count}}}.
+//
+// Chunking: a level's leaves go into its current file in tree order until the next range would
+// take it over `chunkSplats`; one leaf range is never split. The default (65,536) keeps every
+// chunk within one SH palette (no k-means: each chunk's palette is its rows), small enough to
+// stream one at a time and large enough that a leaf's level fits whole; splat-transform's reader
+// takes any chunk size (it reads each file's own `count`).
+// Contract: the whole folder is written under a temporary name beside it and renamed into place;
+// an existing folder is replaced only when it is empty or a streamed SOG (holds `lod-meta.json`).
+import Foundation
+import RenderCore
+
+/// Writes streamed SOG.
+public enum StreamedSOGWriter {
+    /// Chunk files hold at most this many splats by default.
+    public static let defaultChunkSplats = 65_536
+
+    /// Writes `pyramid` to `path` (…/lod-meta.json, or the folder to hold it). `progress`
+    /// gets (chunks written, chunks).
+    public static func write(_ pyramid: LODPyramid, to path: String, chunkSplats: Int = defaultChunkSplats,
+                             options: SOGWriter.Options = SOGWriter.Options(),
+                             progress: ((Int, Int) -> Void)? = nil) throws {
+        let metaPath = path.hasSuffix(".json") ? path : (path as NSString).appendingPathComponent("lod-meta.json")
+        let folder = (metaPath as NSString).deletingLastPathComponent.isEmpty ? "." : (metaPath as NSString).deletingLastPathComponent
+        guard chunkSplats > 0 else { throw SceneIOError.unsupported(file: metaPath, reason: "chunks of \(chunkSplats) splats") }
+        guard !pyramid.levels.isEmpty, pyramid.levels[0].count > 0 else {
+            throw SceneIOError.unsupported(file: metaPath, reason: "a streamed SOG of 0 splats")
+        }
+        // Files per level: leaf ranges packed in tree order.
+        struct File { var level: Int; var ranges: [Range<Int>] = []; var count = 0 }
+        var files: [File] = []
+        var place = [[(file: Int, offset: Int)]](repeating: [], count: pyramid.leaves.count)
+        for l in pyramid.levels.indices {
+            var current = -1
+            for (i, leaf) in pyramid.leaves.enumerated() {
+                let r = l < leaf.ranges.count ? leaf.ranges[l] : 0..<0
+                guard !r.isEmpty else { place[i].append((-1, 0)); continue }
+                if current < 0 || files[current].count + r.count > chunkSplats && files[current].count > 0 {
+                    files.append(File(level: l)); current = files.count - 1
+                }
+                place[i].append((current, files[current].count))
+                files[current].ranges.append(r); files[current].count += r.count
+            }
+        }
+        var names: [String] = []
+        var perLevel = [Int](repeating: 0, count: pyramid.levels.count)
+        for f in files { names.append("\(f.level)_\(perLevel[f.level])/meta.json"); perLevel[f.level] += 1 }
+
+        let fm = FileManager.default
+        let parent = (folder as NSString).deletingLastPathComponent.isEmpty ? "." : (folder as NSString).deletingLastPathComponent
+        let temp = (parent as NSString).appendingPathComponent(".\((folder as NSString).lastPathComponent).partial-\(getpid())")
+        do {
+            if fm.fileExists(atPath: folder) {
+                let inside = try fm.contentsOfDirectory(atPath: folder)
+                guard inside.isEmpty || inside.contains((metaPath as NSString).lastPathComponent) else {
+                    throw SceneIOError.unwritable(file: metaPath, reason: "\(folder) exists and is not a streamed SOG; choose an empty or new folder")
+                }
+            }
+            try? fm.removeItem(atPath: temp)
+            try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
+            for (k, f) in files.enumerated() {
+                let cloud = pyramid.levels[f.level].subset(ranges: f.ranges)
+                let encoded = try SOGWriter.encode(cloud, options: options, order: Array(0..<cloud.count),
+                                                   file: (folder as NSString).appendingPathComponent(names[k]))
+                try SOGWriter.writeFolder(encoded, metaPath: (temp as NSString).appendingPathComponent(names[k]))
+                progress?(k + 1, files.count)
+            }
+            let meta = metaJSON(pyramid, names: names, place: place)
+            try Data(meta.utf8).write(to: URL(fileURLWithPath: (temp as NSString).appendingPathComponent((metaPath as NSString).lastPathComponent)))
+            if fm.fileExists(atPath: folder) { try fm.removeItem(atPath: folder) }
+            try fm.moveItem(atPath: temp, toPath: folder)
+        } catch let e as SceneIOError {
+            try? fm.removeItem(atPath: temp)
+            throw e
+        } catch {
+            try? fm.removeItem(atPath: temp)
+            throw SceneIOError.unwritable(file: metaPath, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// lod-meta.json's text.
+    static func metaJSON(_ p: LODPyramid, names: [String], place: [[(file: Int, offset: Int)]]) -> String {
+        func num(_ v: Float) -> String { v.isFinite ? "\(v)" : "0" }
+        func bound(_ b: Bounds) -> String {
+            "{\"min\":[\(num(b.min.x)),\(num(b.min.y)),\(num(b.min.z))],\"max\":[\(num(b.max.x)),\(num(b.max.y)),\(num(b.max.z))]}"
+        }
+        func node(_ n: LODPyramid.Node) -> (String, Bounds) {
+            switch n {
+            case .leaf(let i):
+                let leaf = p.leaves[i]
+                var lods: [String] = []
+                for (l, r) in leaf.ranges.enumerated() where !r.isEmpty && place[i][l].file >= 0 {
+                    lods.append("\"\(l)\":{\"file\":\(place[i][l].file),\"offset\":\(place[i][l].offset),\"count\":\(r.count)}")
+                }
+                return ("{\"bound\":\(bound(leaf.bounds)),\"lods\":{\(lods.joined(separator: ","))}}", leaf.bounds)
+            case .split(let a, let b):
+                let (ta, ba) = node(a), (tb, bb) = node(b)
+                let u = ba.including(bb.min).including(bb.max)
+                return ("{\"bound\":\(bound(u)),\"children\":[\(ta),\(tb)]}", u)
+            }
+        }
+        let counts = p.counts
+        return "{\"version\":1,\"asset\":{\"generator\":\"splatframe\"},\"count\":\(counts.reduce(0, +)),\"counts\":\(counts)"
+            + ",\"lodLevels\":\(counts.count),\"filenames\":[\(names.map { "\"\($0)\"" }.joined(separator: ","))],\"tree\":\(node(p.tree).0)}"
+    }
+}
+
+extension SplatCloud {
+    /// The splats in `ranges`, in that order.
+    func subset(ranges: [Range<Int>]) -> SplatCloud {
+        var c = SplatCloud(shDegree: shDegree)
+        let total = ranges.reduce(0) { $0 + $1.count }
+        c.reserveCapacity(total)
+        let r = shRestCount * 3
+        for range in ranges {
+            c.positions += positions[range]; c.scales += scales[range]; c.rotations += rotations[range]
+            c.opacities += opacities[range]; c.dc += dc[range]
+            if r > 0 { c.shRest += shRest[(range.lowerBound * r)..<(range.upperBound * r)] }
+        }
+        return c
+    }
+}

@@ -1,0 +1,122 @@
+// SplatLOD — GaussianMoments: one splat as a mean and a covariance (model space), merged with
+// another by their moments, and turned back into scales and a rotation.
+import Foundation
+import RenderCore
+
+/// A splat's geometry and appearance in the form merging needs.
+struct GaussianMoments {
+    /// Centre (metres, model space).
+    var mean: SIMD3<Double>
+    /// Covariance Σ = R·S²·Rᵀ as xx, xy, xz, yy, yz, zz (metres²).
+    var cov: (Double, Double, Double, Double, Double, Double)
+    /// Opacity 0…1.
+    var opacity: Double
+    /// DC and higher SH coefficients (the cloud's layout: dc then rest, channel innermost).
+    var colour: [Float]
+
+    /// Splat `i` of `c`.
+    init(_ c: SplatCloud, _ i: Int) {
+        let p = c.positions[i], s = c.scales[i], q = c.rotations[i].normalized
+        mean = SIMD3(Double(p.x), Double(p.y), Double(p.z))
+        let (w, x, y, z) = (Double(q.w), Double(q.x), Double(q.y), Double(q.z))
+        // Rotation matrix columns.
+        let r = [[1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)],
+                 [2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)],
+                 [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)]]
+        let s2 = [Double(s.x) * Double(s.x), Double(s.y) * Double(s.y), Double(s.z) * Double(s.z)]
+        func e(_ a: Int, _ b: Int) -> Double { (0..<3).reduce(0) { $0 + r[$1][a] * s2[$1] * r[$1][b] } }
+        cov = (e(0, 0), e(0, 1), e(0, 2), e(1, 1), e(1, 2), e(2, 2))
+        opacity = Double(c.opacities[i])
+        let rn = c.shRestCount * 3
+        colour = [c.dc[i].x, c.dc[i].y, c.dc[i].z] + (rn > 0 ? Array(c.shRest[(i * rn)..<((i + 1) * rn)]) : [])
+    }
+
+    /// det Σ.
+    var determinant: Double {
+        let (a, b, c, d, e, f) = cov
+        return a * (d * f - e * e) - b * (b * f - c * e) + c * (b * e - c * d)
+    }
+
+    /// The splat's "coverage": opacity × det(Σ)^(1/3), an area (m²) seen from any side — what
+    /// merging keeps (an opaque splat twice as wide covers four times the area).
+    var coverage: Double { opacity * cbrt(max(determinant, 1e-36)) }
+
+    /// The single Gaussian with the coverage-weighted first and second moments of `a` and `b`;
+    /// its opacity spreads their coverage over its own area, capped by the opacity of the two
+    /// stacked (1 − (1 − αa)(1 − αb)).
+    static func merge(_ a: GaussianMoments, _ b: GaussianMoments) -> GaussianMoments {
+        let wa = max(a.coverage, 1e-30), wb = max(b.coverage, 1e-30), w = wa + wb
+        var m = a
+        m.mean = (a.mean * wa + b.mean * wb) / w
+        let da = a.mean - m.mean, db = b.mean - m.mean
+        func c(_ x: Double, _ y: Double, _ ai: Int, _ bi: Int) -> Double {
+            (wa * (x + da[ai] * da[bi]) + wb * (y + db[ai] * db[bi])) / w
+        }
+        m.cov = (c(a.cov.0, b.cov.0, 0, 0), c(a.cov.1, b.cov.1, 0, 1), c(a.cov.2, b.cov.2, 0, 2),
+                 c(a.cov.3, b.cov.3, 1, 1), c(a.cov.4, b.cov.4, 1, 2), c(a.cov.5, b.cov.5, 2, 2))
+        let stacked = 1 - (1 - a.opacity) * (1 - b.opacity)
+        let spread = (a.coverage + b.coverage) / cbrt(max(m.determinant, 1e-36))
+        m.opacity = min(stacked, spread, 0.999)
+        for k in m.colour.indices { m.colour[k] = Float((Double(a.colour[k]) * wa + Double(b.colour[k]) * wb) / w) }
+        return m
+    }
+
+    /// Scales (σ per axis, metres) and a unit rotation with R·diag(σ²)·Rᵀ = Σ (Jacobi eigenvalues).
+    func scaleAndRotation() -> (Vec3, Quaternion) {
+        var a = [[cov.0, cov.1, cov.2], [cov.1, cov.3, cov.4], [cov.2, cov.4, cov.5]]
+        var v = [[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]]
+        for _ in 0..<32 {
+            // The largest off-diagonal entry.
+            var p = 0, q = 1
+            if abs(a[0][2]) > abs(a[p][q]) { p = 0; q = 2 }
+            if abs(a[1][2]) > abs(a[p][q]) { p = 1; q = 2 }
+            let off = abs(a[p][q])
+            if off < 1e-18 * (abs(a[0][0]) + abs(a[1][1]) + abs(a[2][2])) + 1e-300 { break }
+            let theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
+            let t = (theta >= 0 ? 1 : -1) / (abs(theta) + (theta * theta + 1).squareRoot())
+            let cs = 1 / (t * t + 1).squareRoot(), sn = t * cs
+            for k in 0..<3 {  // A ← Jᵀ A J
+                let akp = a[k][p], akq = a[k][q]
+                a[k][p] = cs * akp - sn * akq; a[k][q] = sn * akp + cs * akq
+            }
+            for k in 0..<3 {
+                let apk = a[p][k], aqk = a[q][k]
+                a[p][k] = cs * apk - sn * aqk; a[q][k] = sn * apk + cs * aqk
+            }
+            for k in 0..<3 {  // V ← V J
+                let vkp = v[k][p], vkq = v[k][q]
+                v[k][p] = cs * vkp - sn * vkq; v[k][q] = sn * vkp + cs * vkq
+            }
+        }
+        // Columns of v are the axes; make it a proper rotation.
+        let det = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1]) - v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0])
+            + v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0])
+        if det < 0 { for k in 0..<3 { v[k][2] = -v[k][2] } }
+        let scale = Vec3(Float(max(a[0][0], 1e-24).squareRoot()), Float(max(a[1][1], 1e-24).squareRoot()),
+                         Float(max(a[2][2], 1e-24).squareRoot()))
+        // Matrix → quaternion (Shepperd).
+        let m00 = v[0][0], m11 = v[1][1], m22 = v[2][2], tr = m00 + m11 + m22
+        var w, x, y, z: Double
+        if tr > 0 {
+            let s = (tr + 1).squareRoot() * 2
+            w = s / 4; x = (v[2][1] - v[1][2]) / s; y = (v[0][2] - v[2][0]) / s; z = (v[1][0] - v[0][1]) / s
+        } else if m00 > m11 && m00 > m22 {
+            let s = (1 + m00 - m11 - m22).squareRoot() * 2
+            w = (v[2][1] - v[1][2]) / s; x = s / 4; y = (v[0][1] + v[1][0]) / s; z = (v[0][2] + v[2][0]) / s
+        } else if m11 > m22 {
+            let s = (1 + m11 - m00 - m22).squareRoot() * 2
+            w = (v[0][2] - v[2][0]) / s; x = (v[0][1] + v[1][0]) / s; y = s / 4; z = (v[1][2] + v[2][1]) / s
+        } else {
+            let s = (1 + m22 - m00 - m11).squareRoot() * 2
+            w = (v[1][0] - v[0][1]) / s; x = (v[0][2] + v[2][0]) / s; y = (v[1][2] + v[2][1]) / s; z = s / 4
+        }
+        return (scale, Quaternion(w: Float(w), x: Float(x), y: Float(y), z: Float(z)).normalized)
+    }
+
+    /// Appends this splat to `c`.
+    func append(to c: inout SplatCloud) {
+        let (s, q) = scaleAndRotation()
+        c.append(position: Vec3(Float(mean.x), Float(mean.y), Float(mean.z)), scale: s, rotation: q,
+                 opacity: Float(opacity), dc: Vec3(colour[0], colour[1], colour[2]), rest: Array(colour.dropFirst(3)))
+    }
+}

@@ -1,0 +1,151 @@
+// SplatLOD — LODBuilder: levels of detail for any splat cloud (a plain 3DGS capture), the input a
+// streamed SOG needs (`LODPyramid`, written by SceneIO's `StreamedSOGWriter`).
+//
+//   1. Leaves: the centres are split at the median of the box's longest axis, recursively, until
+//      a box holds at most `leafSplats` (a binary tree, the lod-meta.json tree).
+//   2. Level 0 of a leaf is its splats in Morton order of their centres within the leaf's box.
+//   3. Level l + 1 of a leaf merges level l's splats in Morton-consecutive pairs (neighbours in
+//      space, mostly) by their moments (`GaussianMoments.merge`: coverage-weighted mean,
+//      covariance and colour; opacity spread over the merged area); an odd last splat is kept.
+//      So each level holds about half the splats of the one below; `levels` levels in all (a
+//      leaf of one splat repeats it).
+// Leaves are independent: a `WorkerPool` builds them on every core, each worker claiming the next.
+// Memory: the pyramid is about twice the cloud (½ + ¼ + … more), plus one leaf's work per core.
+import Foundation
+import RenderCore
+import SceneIO
+import Workers
+
+/// Builds level-of-detail pyramids.
+public enum LODBuilder {
+    /// Choices of the build.
+    public struct Options: Sendable {
+        /// Levels in all (1 = the capture alone), 1…16.
+        public var levels = 6
+        /// Most splats in a leaf box (the finest level's), ≥ 1.
+        public var leafSplats = 16_384
+        /// Threads (default: one per core).
+        public var threads = CoreCount.available
+        public init() {}
+    }
+
+    /// The pyramid of `cloud`; `progress` gets (leaves done, leaves).
+    public static func build(_ cloud: SplatCloud, options: Options = Options(),
+                             progress: (@Sendable (Int, Int) -> Void)? = nil) -> LODPyramid {
+        let levels = max(1, min(16, options.levels))
+        // 1. Leaves by median splits.
+        var order = Array(0..<cloud.count)
+        var leafSpans: [Range<Int>] = []
+        func split(_ r: Range<Int>) -> LODPyramid.Node {
+            if r.count <= max(1, options.leafSplats) {
+                leafSpans.append(r)
+                return .leaf(leafSpans.count - 1)
+            }
+            var b = Bounds.empty
+            for i in r { b = b.including(cloud.positions[order[i]]) }
+            let e = b.max - b.min
+            let axis = e.x >= e.y && e.x >= e.z ? 0 : e.y >= e.z ? 1 : 2
+            func key(_ i: Int) -> Float { let p = cloud.positions[i]; return axis == 0 ? p.x : axis == 1 ? p.y : p.z }
+            order[r].sort { (key($0), $0) < (key($1), $1) }
+            let mid = r.lowerBound + r.count / 2
+            let left = split(r.lowerBound..<mid)
+            return .split(left, split(mid..<r.upperBound))
+        }
+        let tree = cloud.count > 0 ? split(0..<cloud.count) : .leaf(0)
+        if cloud.count == 0 { leafSpans = [0..<0] }
+
+        // 2–3. Each leaf's levels, in parallel.
+        let job = LeafJob(cloud: cloud, order: order, spans: leafSpans, levels: levels, progress: progress)
+        WorkerPool<LeafJob>(threads: options.threads).run(job) { job, _ in job.work() }
+        let built = job.results.withLock { $0 }
+        // Concatenate leaf by leaf per level.
+        var out = [SplatCloud](repeating: SplatCloud(shDegree: cloud.shDegree), count: levels)
+        var leaves: [LODPyramid.Leaf] = []
+        for i in 0..<leafSpans.count {
+            let (clouds, bounds) = built[i]!
+            var ranges: [Range<Int>] = []
+            for l in 0..<levels {
+                let start = out[l].count
+                out[l].append(contentsOf: clouds[l])
+                ranges.append(start..<out[l].count)
+            }
+            leaves.append(LODPyramid.Leaf(bounds: bounds, ranges: ranges))
+        }
+        return LODPyramid(levels: out, leaves: leaves, tree: tree)
+    }
+
+    /// One leaf's levels (level 0 in Morton order) and its box (centres ± 3σ of the largest axis).
+    static func buildLeaf(_ cloud: SplatCloud, _ members: [Int], levels: Int) -> ([SplatCloud], Bounds) {
+        var bounds = Bounds.empty
+        for i in members {
+            let p = cloud.positions[i], s = cloud.scales[i]
+            let r = 3 * max(s.x, s.y, s.z)
+            bounds = bounds.including(p - Vec3(r, r, r)).including(p + Vec3(r, r, r))
+        }
+        var current = mortonSorted(members.map { GaussianMoments(cloud, $0) })
+        var clouds: [SplatCloud] = []
+        for l in 0..<levels {
+            if l > 0 {
+                var next: [GaussianMoments] = []
+                next.reserveCapacity((current.count + 1) / 2)
+                var k = 0
+                while k + 1 < current.count { next.append(.merge(current[k], current[k + 1])); k += 2 }
+                if k < current.count { next.append(current[k]) }
+                current = mortonSorted(next)
+            }
+            var c = SplatCloud(shDegree: cloud.shDegree)
+            c.reserveCapacity(current.count)
+            for g in current { g.append(to: &c) }
+            clouds.append(c)
+        }
+        return (clouds, bounds)
+    }
+
+    /// `splats` sorted by the Morton code of their means (10 bits per axis over their own box).
+    static func mortonSorted(_ splats: [GaussianMoments]) -> [GaussianMoments] {
+        guard splats.count > 1 else { return splats }
+        var lo = SIMD3<Double>(repeating: .infinity), hi = SIMD3<Double>(repeating: -.infinity)
+        for s in splats { lo = pointwiseMin(lo, s.mean); hi = pointwiseMax(hi, s.mean) }
+        let size = hi - lo
+        func spread(_ v: UInt64) -> UInt64 {
+            var x = v & 0x3FF
+            x = (x | x << 16) & 0x30000FF; x = (x | x << 8) & 0x300F00F
+            x = (x | x << 4) & 0x30C30C3; x = (x | x << 2) & 0x9249249
+            return x
+        }
+        func cell(_ v: Double, _ a: Int) -> UInt64 { size[a] > 0 ? UInt64(max(0, min(1023, (v - lo[a]) / size[a] * 1023))) : 0 }
+        let codes = splats.map { s in spread(cell(s.mean.x, 0)) | spread(cell(s.mean.y, 1)) << 1 | spread(cell(s.mean.z, 2)) << 2 }
+        return splats.indices.sorted { (codes[$0], $0) < (codes[$1], $1) }.map { splats[$0] }
+    }
+}
+
+/// The leaves to build, shared by the workers: each claims the next leaf until none is left.
+final class LeafJob {
+    let cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int
+    let progress: (@Sendable (Int, Int) -> Void)?
+    let next = Locked(0)
+    let results: Locked<[([SplatCloud], Bounds)?]>
+
+    init(cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.cloud = cloud; self.order = order; self.spans = spans; self.levels = levels; self.progress = progress
+        results = Locked(Array(repeating: nil, count: spans.count))
+    }
+
+    func work() {
+        while true {
+            let i = next.withLock { n -> Int in n += 1; return n - 1 }
+            guard i < spans.count else { return }
+            let leaf = LODBuilder.buildLeaf(cloud, Array(order[spans[i]]), levels: levels)
+            let done = results.withLock { r -> Int in r[i] = leaf; return r.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+            progress?(done, spans.count)
+        }
+    }
+}
+
+extension SplatCloud {
+    /// Appends every splat of `other` (same SH degree).
+    mutating func append(contentsOf other: SplatCloud) {
+        positions += other.positions; scales += other.scales; rotations += other.rotations
+        opacities += other.opacities; dc += other.dc; shRest += other.shRest
+    }
+}
