@@ -4,7 +4,7 @@
 SWIFT        ?= swift
 PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config \
                 libopencv-dev opencv-data libegl1 libgles2 python3-pip libwebp-dev libzip-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core
-TEST_PACKAGES = xvfb xauth imagemagick xdotool
+TEST_PACKAGES = xvfb xauth imagemagick xdotool binutils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test build deps test-deps webcam-models bench fuzz fuzz-cli sanitize soak clean
