@@ -45,14 +45,10 @@ int sfw_detector_detect(sfw_detector *det, const uint8_t *rgb, int width, int he
                         sfw_face *faces, int max_faces, char *err, int errlen) {
     return sfw::guarded<int>(err, errlen, "face detection", -1, [&]() -> int {
         if (det == nullptr) throw Failure("face detection: NULL detector");
-        if (rgb == nullptr) throw Failure("face detection: NULL image");
-        if (width <= 0 || height <= 0) throw Failure(format("face detection: bad image size %dx%d", width, height));
-        if (stride == 0) stride = width * 3;
-        if (stride < width * 3) throw Failure(format("face detection: row stride %d < width * 3 = %d", stride, width * 3));
+        const cv::Mat full = sfw::wrap_rgb(rgb, width, height, stride, "face detection");
         if (max_faces < 0 || (max_faces > 0 && faces == nullptr))
             throw Failure(format("face detection: bad output array (faces %p, max_faces %d)", static_cast<void *>(faces), max_faces));
 
-        const cv::Mat full(height, width, CV_8UC3, const_cast<uint8_t *>(rgb), static_cast<size_t>(stride));
         cv::Rect area(0, 0, width, height);
         if (roi != nullptr) {
             if (!std::isfinite(roi->x) || !std::isfinite(roi->y) || !std::isfinite(roi->w) || !std::isfinite(roi->h) ||

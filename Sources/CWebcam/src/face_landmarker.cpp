@@ -123,13 +123,9 @@ int sfw_landmarker_detect(sfw_landmarker *lm, const uint8_t *rgb, int width, int
                           int64_t timestamp_ms, sfw_face_landmarks *faces, int max_faces, char *err, int errlen) {
     return sfw::guarded<int>(err, errlen, "face landmarks", -1, [&]() -> int {
         if (lm == nullptr) throw Failure("face landmarks: NULL landmarker");
-        if (rgb == nullptr) throw Failure("face landmarks: NULL image");
-        if (width <= 0 || height <= 0) throw Failure(format("face landmarks: bad image size %dx%d", width, height));
-        if (stride == 0) stride = width * 3;
-        if (stride < width * 3) throw Failure(format("face landmarks: row stride %d < width * 3 = %d", stride, width * 3));
+        cv::Mat image = sfw::wrap_rgb(rgb, width, height, stride, "face landmarks");
         if (max_faces < 0 || (max_faces > 0 && faces == nullptr))
             throw Failure(format("face landmarks: bad output array (max_faces %d)", max_faces));
-        cv::Mat image(height, width, CV_8UC3, const_cast<uint8_t *>(rgb), static_cast<size_t>(stride));
         if (!image.isContinuous()) image = image.clone();
         return lm->detect(image, timestamp_ms, faces, max_faces);
     });

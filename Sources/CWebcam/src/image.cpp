@@ -11,18 +11,13 @@
 using sfw::Failure;
 using sfw::format;
 
-namespace {
-
-// Wraps caller memory as an RGB Mat, validating the geometry.
-cv::Mat wrap(const uint8_t *data, int width, int height, int stride, const char *what) {
+cv::Mat sfw::wrap_rgb(const uint8_t *data, int width, int height, int stride, const char *what) {
     if (data == nullptr) throw Failure(format("%s: NULL image buffer", what));
     if (width <= 0 || height <= 0) throw Failure(format("%s: bad image size %dx%d", what, width, height));
     if (stride == 0) stride = width * 3;
     if (stride < width * 3) throw Failure(format("%s: row stride %d < width * 3 = %d", what, stride, width * 3));
     return cv::Mat(height, width, CV_8UC3, const_cast<uint8_t *>(data), static_cast<size_t>(stride));
 }
-
-} // namespace
 
 extern "C" {
 
@@ -50,7 +45,7 @@ int sfw_image_write_rgb(const char *path, const uint8_t *rgb, int width, int hei
                         char *err, int errlen) {
     return sfw::guarded<int>(err, errlen, path ? path : "(null)", -1, [&]() -> int {
         if (path == nullptr || *path == '\0') throw Failure("image: empty path");
-        cv::Mat src = wrap(rgb, width, height, stride, path), bgr;
+        cv::Mat src = sfw::wrap_rgb(rgb, width, height, stride, path), bgr;
         cv::cvtColor(src, bgr, cv::COLOR_RGB2BGR);
         if (!cv::imwrite(path, bgr)) throw Failure(format("%s: could not write (unknown extension or unwritable)", path));
         return 0;
@@ -63,8 +58,8 @@ int sfw_warp_rgb(const uint8_t *src, int src_width, int src_height, int src_stri
     return sfw::guarded<int>(err, errlen, "sfw_warp_rgb", -1, [&]() -> int {
         if (!(scale > 0) || !std::isfinite(scale) || !std::isfinite(tx) || !std::isfinite(ty))
             throw Failure(format("sfw_warp_rgb: bad transform scale %g, translation (%g, %g)", scale, tx, ty));
-        cv::Mat s = wrap(src, src_width, src_height, src_stride, "sfw_warp_rgb source");
-        cv::Mat d = wrap(dst, dst_width, dst_height, dst_stride, "sfw_warp_rgb destination");
+        cv::Mat s = sfw::wrap_rgb(src, src_width, src_height, src_stride, "sfw_warp_rgb source");
+        cv::Mat d = sfw::wrap_rgb(dst, dst_width, dst_height, dst_stride, "sfw_warp_rgb destination");
         const cv::Matx23d m(scale, 0, tx, 0, scale, ty);
         cv::warpAffine(s, d, m, d.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
         CV_Assert(d.data == dst);

@@ -49,6 +49,10 @@ R guarded(char *err, int errlen, const char *context, R fallback, F &&body) noex
     return fallback;
 }
 
+// Caller memory as an RGB888 Mat (no copy), the geometry checked: a NULL buffer, a size ≤ 0 or a
+// row stride below width·3 (0 means width·3) throws a Failure naming `what`. image.cpp.
+cv::Mat wrap_rgb(const uint8_t *data, int width, int height, int stride, const char *what);
+
 // True when `path` names an existing regular file (used for clear "not found" messages).
 bool is_regular_file(const char *path);
 
