@@ -10,7 +10,7 @@ public enum BenchmarkReport {
         func line(_ s: String) { out += s + "\n" }
         let eye = r.trackFile.map { "track \($0)" } ?? r.eye
         line("scene \(r.sceneName): \(r.primitives) \(r.primitiveKind), \(r.width)x\(r.height), \(r.threads) threads, eye \(eye)")
-        if let m = r.machine { line("cpu: \(m.cpuModel), family \(m.family) model \(m.model); \(m.dispatch)") }
+        if let m = r.machine { line("cpu: \(r.cpu), family \(m.family) model \(m.model); \(m.dispatch)") }
         line("\(r.build) build, \(r.cpu) (\(r.cores) cores), \(r.repeats) x (\(r.warmupFrames) warm-up + \(r.measuredFrames) measured) frames")
         line(pad("", 12) + ["mean", "median", "p90", "p99", "min", "max"].map { pad($0, 9, right: true) }.joined())
         line(row("frame ms", [r.frame.mean, r.frame.median, r.frame.p90, r.frame.p99, r.frame.min, r.frame.max]))

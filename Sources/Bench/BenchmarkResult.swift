@@ -191,10 +191,9 @@ public struct BenchmarkSplatWork: Codable, Sendable, Equatable {
     }
 }
 
-/// The CPU a run measured and what the build's run-time dispatch chose for it.
+/// The CPU a run measured (beside the result's `cpu`, its model name) and what the build's
+/// run-time dispatch chose for it.
 public struct BenchmarkMachine: Codable, Sendable, Equatable {
-    /// The brand string from cpuid (e.g. "AMD EPYC 9B14").
-    public var cpuModel: String
     /// Display family and model from cpuid (AMD Zen 3: family 25, models 0–15 and 32–47; Zen 4: 25, 16–31 and 96–127).
     public var family: Int
     public var model: Int
@@ -206,9 +205,9 @@ public struct BenchmarkMachine: Codable, Sendable, Equatable {
     /// The dispatch's verdict in words ("AVX-512 kernels in use", "no AVX-512 on this CPU", …).
     public var dispatch: String
 
-    public init(cpuModel: String, family: Int, model: Int, cpuHasAVX512: Bool, avx512KernelsBuilt: Bool,
+    public init(family: Int, model: Int, cpuHasAVX512: Bool, avx512KernelsBuilt: Bool,
                 avx512Masked: Bool, dispatch: String) {
-        self.cpuModel = cpuModel; self.family = family; self.model = model; self.cpuHasAVX512 = cpuHasAVX512
+        self.family = family; self.model = model; self.cpuHasAVX512 = cpuHasAVX512
         self.avx512KernelsBuilt = avx512KernelsBuilt; self.avx512Masked = avx512Masked; self.dispatch = dispatch
     }
 }

@@ -196,7 +196,7 @@ public enum BenchmarkRunner {
                                                   blendInstructionSet: CPUDispatch.instructionSet(for: config.blendKernel).name)
         }
         result.machine = BenchmarkMachine(
-            cpuModel: CPUDispatch.cpuModel, family: CPUDispatch.cpuSignature.family, model: CPUDispatch.cpuSignature.model,
+            family: CPUDispatch.cpuSignature.family, model: CPUDispatch.cpuSignature.model,
             cpuHasAVX512: CPUDispatch.cpuHasAVX512, avx512KernelsBuilt: CPUDispatch.avx512KernelsBuilt,
             avx512Masked: CPUDispatch.avx512Masked, dispatch: CPUDispatch.avx512State)
         return result

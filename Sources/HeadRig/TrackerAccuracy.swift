@@ -3,6 +3,7 @@
 import Foundation
 import Media
 import Procedural
+import RenderCore
 import WebcamTracking
 
 /// The scores of one run.

@@ -1,4 +1,4 @@
-// SeededRandom — a tiny deterministic generator (SplitMix64) for procedural scenes.
+// SeededRandom — a tiny deterministic generator (SplitMix64): procedural scenes, the tracker rig's noise, the SOG writer's k-means seeds.
 
 /// SplitMix64: fast, 64-bit state, identical sequences on every platform for a seed.
 public struct SeededRandom: RandomNumberGenerator, Sendable {

@@ -12,6 +12,8 @@
 // clusters: each row is its own centroid (no loss but the codebook's). Cost per row and round:
 // (coarse + fine centroids of its cluster) × dims instead of k × dims.
 
+import RenderCore
+
 /// Approximate k-means of row-major points (see the file header).
 struct KMeans {
     /// Centroids (row-major, `dims` each; at most `k` of them) and each row's centroid.
@@ -27,7 +29,7 @@ struct KMeans {
             labels = (0..<rows).map { UInt32($0) }
             return
         }
-        var random = SplitMix(state: seed)
+        var random = SeededRandom(seed: seed)
         let all = Array(0..<rows)
         let coarseK = min(256, max(1, Int(Double(k).squareRoot().rounded(.up))))
         let coarse = Self.lloyd(points, dims: dims, rows: all, k: coarseK, iterations: iterations, random: &random)
@@ -56,7 +58,7 @@ struct KMeans {
 
     /// `k` centroids of `rows` (k ≤ rows) by Lloyd's iteration on a sample of at most
     /// `samplePerCentroid·k` of them.
-    static func lloyd(_ points: [Float], dims: Int, rows: [Int], k: Int, iterations: Int, random: inout SplitMix) -> [Float] {
+    static func lloyd(_ points: [Float], dims: Int, rows: [Int], k: Int, iterations: Int, random: inout SeededRandom) -> [Float] {
         let sample = rows.count <= samplePerCentroid * k ? rows : pick(samplePerCentroid * k, of: rows, &random)
         var c = [Float](repeating: 0, count: k * dims)
         for (i, r) in pick(k, of: sample, &random).enumerated() { for d in 0..<dims { c[i * dims + d] = points[r * dims + d] } }
@@ -102,7 +104,7 @@ struct KMeans {
     }
 
     /// `m` distinct entries of `from` (m ≤ count) by Floyd's sampling.
-    static func pick(_ m: Int, of from: [Int], _ random: inout SplitMix) -> [Int] {
+    static func pick(_ m: Int, of from: [Int], _ random: inout SeededRandom) -> [Int] {
         let n = from.count
         var chosen = Set<Int>(), order: [Int] = []
         for j in (n - m)..<n {
@@ -111,17 +113,5 @@ struct KMeans {
             chosen.insert(p); order.append(from[p])
         }
         return order
-    }
-
-    /// A small deterministic generator (SplitMix64).
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -180,22 +180,10 @@ public enum SOGWriter {
         return out
     }
 
-    /// Splat indices sorted by the Morton code of their centres (10 bits per axis over the
-    /// bounds; ties by index), as splat-transform orders texels.
+    /// Splat indices in Morton order of their centres over their bounds (`MortonOrder`), as
+    /// splat-transform orders texels.
     static func mortonOrder(_ positions: [Vec3]) -> [Int] {
-        let b = Bounds(points: positions)
-        let size = b.max - b.min
-        func spread(_ v: UInt32) -> UInt64 {
-            var x = UInt64(v & 0x3FF)
-            x = (x | x << 16) & 0x30000FF; x = (x | x << 8) & 0x300F00F
-            x = (x | x << 4) & 0x30C30C3; x = (x | x << 2) & 0x9249249
-            return x
-        }
-        func cell(_ v: Float, _ lo: Float, _ s: Float) -> UInt32 { s > 0 ? UInt32(max(0, min(1023, (v - lo) / s * 1023))) : 0 }
-        let codes = positions.map { p in
-            spread(cell(p.x, b.min.x, size.x)) | spread(cell(p.y, b.min.y, size.y)) << 1 | spread(cell(p.z, b.min.z, size.z)) << 2
-        }
-        return (0..<positions.count).sorted { (codes[$0], $0) < (codes[$1], $1) }
+        MortonOrder.indices(positions, bounds: Bounds(points: positions)).map(Int.init)
     }
 
     /// Lossless WebP bytes of an RGBA image.
@@ -218,22 +206,28 @@ public enum SOGWriter {
         return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
     }
 
+    /// The images, then meta.json as `metaName`, into the existing folder `folder`.
+    static func writeFiles(_ e: Encoded, into folder: String, metaName: String = "meta.json") throws {
+        for f in e.files { try Data(f.bytes).write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(f.name))) }
+        try Data(e.meta).write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(metaName)))
+    }
+
     /// The images then meta.json into `metaPath`'s folder, through a temporary folder beside it
     /// renamed into place (an existing SOG there is replaced whole).
     static func writeFolder(_ e: Encoded, metaPath: String) throws {
         let fm = FileManager.default
         let folder = (metaPath as NSString).deletingLastPathComponent.isEmpty ? "." : (metaPath as NSString).deletingLastPathComponent
         let parent = (folder as NSString).deletingLastPathComponent.isEmpty ? "." : (folder as NSString).deletingLastPathComponent
+        let metaName = (metaPath as NSString).lastPathComponent
         do {
             try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
             let temp = (parent as NSString).appendingPathComponent(".\((folder as NSString).lastPathComponent).partial-\(getpid())")
             try? fm.removeItem(atPath: temp)
             try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
-            for f in e.files { try Data(f.bytes).write(to: URL(fileURLWithPath: (temp as NSString).appendingPathComponent(f.name))) }
-            try Data(e.meta).write(to: URL(fileURLWithPath: (temp as NSString).appendingPathComponent((metaPath as NSString).lastPathComponent)))
+            try writeFiles(e, into: temp, metaName: metaName)
             if fm.fileExists(atPath: folder) {
                 // Replace only our own files: other files in the folder are the user's.
-                for f in e.files.map(\.name) + [(metaPath as NSString).lastPathComponent] {
+                for f in e.files.map(\.name) + [metaName] {
                     let dst = (folder as NSString).appendingPathComponent(f)
                     try? fm.removeItem(atPath: dst)
                     try fm.moveItem(atPath: (temp as NSString).appendingPathComponent(f), toPath: dst)

@@ -66,7 +66,9 @@ public enum StreamedSOGWriter {
                 let cloud = pyramid.levels[f.level].subset(ranges: f.ranges)
                 let encoded = try SOGWriter.encode(cloud, options: options, order: Array(0..<cloud.count),
                                                    file: (folder as NSString).appendingPathComponent(names[k]))
-                try SOGWriter.writeFolder(encoded, metaPath: (temp as NSString).appendingPathComponent(names[k]))
+                let chunkFolder = (temp as NSString).appendingPathComponent((names[k] as NSString).deletingLastPathComponent)
+                try fm.createDirectory(atPath: chunkFolder, withIntermediateDirectories: true)
+                try SOGWriter.writeFiles(encoded, into: chunkFolder)
                 progress?(k + 1, files.count)
             }
             let meta = metaJSON(pyramid, names: names, place: place)

@@ -57,7 +57,7 @@ public enum LODBuilder {
         // 2–3. Each leaf's levels, in parallel.
         let job = LeafJob(cloud: cloud, order: order, spans: leafSpans, levels: levels, progress: progress)
         WorkerPool<LeafJob>(threads: options.threads).run(job) { job, _ in job.work() }
-        let built = job.results.withLock { $0 }
+        let built = job.results.withLock { $0.leaves }
         // Concatenate leaf by leaf per level.
         var out = [SplatCloud](repeating: SplatCloud(shDegree: cloud.shDegree), count: levels)
         var leaves: [LODPyramid.Leaf] = []
@@ -101,21 +101,11 @@ public enum LODBuilder {
         return (clouds, bounds)
     }
 
-    /// `splats` sorted by the Morton code of their means (10 bits per axis over their own box).
+    /// `splats` in Morton order of their means over their own box (`MortonOrder`).
     static func mortonSorted(_ splats: [GaussianMoments]) -> [GaussianMoments] {
         guard splats.count > 1 else { return splats }
-        var lo = SIMD3<Double>(repeating: .infinity), hi = SIMD3<Double>(repeating: -.infinity)
-        for s in splats { lo = pointwiseMin(lo, s.mean); hi = pointwiseMax(hi, s.mean) }
-        let size = hi - lo
-        func spread(_ v: UInt64) -> UInt64 {
-            var x = v & 0x3FF
-            x = (x | x << 16) & 0x30000FF; x = (x | x << 8) & 0x300F00F
-            x = (x | x << 4) & 0x30C30C3; x = (x | x << 2) & 0x9249249
-            return x
-        }
-        func cell(_ v: Double, _ a: Int) -> UInt64 { size[a] > 0 ? UInt64(max(0, min(1023, (v - lo[a]) / size[a] * 1023))) : 0 }
-        let codes = splats.map { s in spread(cell(s.mean.x, 0)) | spread(cell(s.mean.y, 1)) << 1 | spread(cell(s.mean.z, 2)) << 2 }
-        return splats.indices.sorted { (codes[$0], $0) < (codes[$1], $1) }.map { splats[$0] }
+        let means = splats.map { Vec3(Float($0.mean.x), Float($0.mean.y), Float($0.mean.z)) }
+        return MortonOrder.indices(means, bounds: Bounds(points: means)).map { splats[Int($0)] }
     }
 }
 
@@ -124,11 +114,12 @@ final class LeafJob {
     let cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int
     let progress: (@Sendable (Int, Int) -> Void)?
     let next = Locked(0)
-    let results: Locked<[([SplatCloud], Bounds)?]>
+    /// Each leaf's levels and box once built, and how many are.
+    let results: Locked<(leaves: [([SplatCloud], Bounds)?], done: Int)>
 
     init(cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int, progress: (@Sendable (Int, Int) -> Void)?) {
         self.cloud = cloud; self.order = order; self.spans = spans; self.levels = levels; self.progress = progress
-        results = Locked(Array(repeating: nil, count: spans.count))
+        results = Locked((Array(repeating: nil, count: spans.count), 0))
     }
 
     func work() {
@@ -136,7 +127,7 @@ final class LeafJob {
             let i = next.withLock { n -> Int in n += 1; return n - 1 }
             guard i < spans.count else { return }
             let leaf = LODBuilder.buildLeaf(cloud, Array(order[spans[i]]), levels: levels)
-            let done = results.withLock { r -> Int in r[i] = leaf; return r.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+            let done = results.withLock { r -> Int in r.leaves[i] = leaf; r.done += 1; return r.done }
             progress?(done, spans.count)
         }
     }

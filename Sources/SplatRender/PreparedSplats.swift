@@ -133,29 +133,7 @@ public final class PreparedSplats: @unchecked Sendable {
     /// space — and so on screen — get nearby slots, so the blender's reads by slot stay in
     /// cache. O(n log n), at preparation only.
     static func spatialOrder(_ cloud: SplatCloud, range: Range<Int>, bounds: Bounds) -> [UInt32] {
-        let lo = bounds.isEmpty ? Vec3(repeating: 0) : bounds.min
-        let extent = bounds.isEmpty ? Vec3(repeating: 1) : bounds.max - bounds.min
-        let scale = Vec3(repeating: 1023) / Vec3(max(extent.x, 1e-30), max(extent.y, 1e-30), max(extent.z, 1e-30))
-        @inline(__always) func cell(_ v: Float) -> UInt64 {
-            guard v.isFinite else { return 0 }  // NaN centres (never visible) first
-            return UInt64(min(max(v, 0), 1023))
-        }
-        @inline(__always) func spread(_ x: UInt64) -> UInt64 {  // bit k → bit 3k (10 bits)
-            var v = x & 0x3FF
-            v = (v | v << 16) & 0x0300_00FF
-            v = (v | v << 8) & 0x0300_F00F
-            v = (v | v << 4) & 0x030C_30C3
-            v = (v | v << 2) & 0x0924_9249
-            return v
-        }
-        var keys = [UInt64](repeating: 0, count: range.count)
-        for (i, src) in range.enumerated() {
-            let q = (cloud.positions[src] - lo) * scale
-            let code = spread(cell(q.x)) | spread(cell(q.y)) << 1 | spread(cell(q.z)) << 2
-            keys[i] = code << 32 | UInt64(i)
-        }
-        keys.sort()
-        return keys.map { UInt32(truncatingIfNeeded: $0) }
+        MortonOrder.indices(cloud.positions[range], bounds: bounds)
     }
 
     /// An empty assembly with room for `assemblyCapacity` splat slots (it grows on demand).

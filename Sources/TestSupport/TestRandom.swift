@@ -1,7 +1,7 @@
 import Foundation
 
 /// SplitMix64 seeded with the seed itself, so a test's random inputs follow from its seed alone
-/// (a failure reproduces). Tests share this one; Procedural's `SeededRandom` offsets its seed.
+/// (a failure reproduces). Tests share this one; RenderCore's `SeededRandom` offsets its seed.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }

@@ -56,16 +56,15 @@ struct ConvertCommand: ParsableCommand {
             throw SceneIOError.unsupported(file: input, reason: "a streamed SOG holds splats; this file holds \(info.kind)")
         }
         let started = Date()
-        let building = TerminalProgress(label: "building levels of detail")
         var options = LODBuilder.Options()
         options.levels = lodLevels
         options.leafSplats = max(1, chunkSplats / 4)
+        // Progress comes from the builder's workers: a @Sendable closure (TerminalProgress is not Sendable).
+        let tty = isatty(2) != 0
         let pyramid = LODBuilder.build(cloud, options: options, progress: { done, total in
-            guard isatty(2) != 0 else { return }
-            FileHandle.standardError.write(Data("\rbuilding levels of detail \(done * 100 / max(1, total))%".utf8))
+            if tty { FileHandle.standardError.write(Data("\rbuilding levels of detail \(done * 100 / max(1, total))%".utf8)) }
         })
-        building.finish()
-        if isatty(2) != 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let built = Date().timeIntervalSince(started)
         let writing = TerminalProgress(label: "writing chunks")
         try StreamedSOGWriter.write(pyramid, to: output, chunkSplats: chunkSplats, progress: writing.callback)

@@ -52,7 +52,7 @@ struct KernelDispatchTests {
         #expect(open.machine["avx512Masked"] as? Bool == false)
         guard open.machine["cpuHasAVX512"] as? Bool == true, open.machine["avx512KernelsBuilt"] as? Bool == true else {
             #expect(open.blendKernel == "lanes8" && open.instructionSet == "avx2")
-            print("skipped: the AVX-512 half needs an AVX-512 CPU and build — \(open.machine["cpuModel"] ?? "?"): \(open.machine["dispatch"] ?? "?")")
+            print("skipped: the AVX-512 half needs an AVX-512 CPU and build — family \(open.machine["family"] ?? "?") model \(open.machine["model"] ?? "?"): \(open.machine["dispatch"] ?? "?")")
             return
         }
         #expect(open.blendKernel == "blocks" && open.instructionSet == "avx512", "\(open.blendKernel) \(open.instructionSet)")

@@ -96,7 +96,7 @@ struct SOGWriterTests {
 
     @Test("the divide-and-conquer programme finds codebooks as good as the plain one")
     func quantizerMatchesReference() {
-        var rng = KMeans.SplitMix(state: 11)
+        var rng = SeededRandom(seed: 11)
         func r() -> Float { Float(rng.next() >> 40) / Float(1 << 24) }
         for (n, k) in [(300, 16), (5000, 64), (20000, 256)] {
             // A skewed mixture: a dense core, a long tail.
@@ -119,7 +119,7 @@ struct SOGWriterTests {
         // 40 true clusters in 24 dimensions, 6,000 rows, 40 centroids: Lloyd from random seeds
         // ends in a local optimum either way; the two-level error must stay within 1.5× of plain
         // Lloyd's over every row (brute-force assignment), the slow reference.
-        var rng = KMeans.SplitMix(state: 5)
+        var rng = SeededRandom(seed: 5)
         func r() -> Float { Float(rng.next() >> 40) / Float(1 << 24) - 0.5 }
         let dims = 24, rows = 6000, truth = 40
         let centres = (0..<(truth * dims)).map { _ in r() * 4 }
@@ -129,7 +129,7 @@ struct SOGWriterTests {
                 let x = Double(points[i * dims + d] - c[Int(l[i]) * dims + d]); return a + x * x } }
         }
         let twoLevel = KMeans(points: points, rows: rows, dims: dims, k: truth, iterations: 10)
-        var random = KMeans.SplitMix(state: 9)
+        var random = SeededRandom(seed: 9)
         let plain = KMeans.lloyd(points, dims: dims, rows: Array(0..<rows), k: truth, iterations: 10, random: &random)
         let plainLabels = KMeans.assign(points, dims: dims, rows: Array(0..<rows), centroids: plain, count: truth)
         #expect(twoLevel.centroids.count <= truth * dims)
