@@ -74,14 +74,16 @@ final class RunningWindow: @unchecked Sendable {
         return try BinaryLocator.run(tool, args, environment: environment).stdout
     }
 
-    /// The window's X id, waiting for it to appear.
-    func windowID() throws -> String {
+    /// The window's X id, waiting for it to appear for as long as the process runs (the suite
+    /// runs many processes at once, so a window can take a while on a loaded machine); a
+    /// process that exits first fails at once, with what it wrote.
+    func windowID(_ seconds: Double = 180) throws -> String {
         var found: String?
-        try waitFor(30) {
+        try waitFor(seconds) {
             found = try self.xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").first.map(String.init)
-            return found != nil
+            return found != nil || !self.process.isRunning
         }
-        guard let id = found else { throw WindowTestError.noWindow }
+        guard let id = found else { throw WindowTestError.noWindow(stderr) }
         _ = try xdotool(["windowfocus", "--sync", id])   // no window manager: give it the keyboard
         return id
     }
@@ -106,7 +108,14 @@ final class RunningWindow: @unchecked Sendable {
     }
 }
 
-enum WindowTestError: Error { case noWindow }
+/// Why a window test could not start.
+enum WindowTestError: Error, CustomStringConvertible {
+    /// No window appeared; the process's stderr so far.
+    case noWindow(String)
+    var description: String {
+        switch self { case .noWindow(let log): "no SplatFrame window appeared; the process wrote: \(log)" }
+    }
+}
 
 /// Mean brightness of a rectangle of an image (0…255).
 func brightness(_ img: RGBAImage, x0: Int, y0: Int, x1: Int, y1: Int) -> Double {
