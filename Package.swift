@@ -76,7 +76,7 @@ let package = Package(
         // The block blend kernel compiled again for AVX-512 (its sources are SplatRender's: Shared/ links them).
         .target(name: "SplatRenderAVX512", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fastAVX512),
         .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD", "SplatRenderAVX512"], swiftSettings: fast),
-        .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
+        .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         // Levels of detail built for any splat cloud (written as streamed SOG by SceneIO).
         .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),

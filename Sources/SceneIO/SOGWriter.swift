@@ -32,6 +32,10 @@ public enum SOGWriter {
         public var shIterations = 10
         /// What `asset.generator` says.
         public var generator = "splatframe"
+        /// Entries of the SH palette (at most 65,536: labels are 16 bits); nil follows
+        /// splat-transform's rule, min(64, 2^⌊log2(n/1024)⌋)·1024. At least the splat count makes
+        /// every row its own entry: no k-means, and SH is lost only to the 256-value codebook.
+        public var shPaletteSize: Int?
         public init() {}
     }
 
@@ -139,7 +143,8 @@ public enum SOGWriter {
                     for c in 0..<3 { rows[i * dims + c * coeffs + j] = cloud.shRest[(i * restN + j) * 3 + c] }
                 }
             }
-            let paletteSize = max(1, Int(min(64, pow(2, log2(Double(n) / 1024).rounded(.down))) * 1024))
+            let paletteSize = min(1 << 16, max(1, options.shPaletteSize
+                ?? Int(min(64, pow(2, log2(Double(n) / 1024).rounded(.down))) * 1024)))
             let km = KMeans(points: rows, rows: n, dims: dims, k: paletteSize, iterations: options.shIterations)
             let centroids = km.centroids.count / dims
             let columns = (0..<dims).map { d in (0..<centroids).map { km.centroids[$0 * dims + d] } }
@@ -160,7 +165,7 @@ public enum SOGWriter {
             }
             try image("shN_centroids.webp", cen, cw, ch)
             try image("shN_labels.webp", labels)
-            shMeta = ",\"shN\":{\"count\":\(paletteSize),\"bands\":\(bands),\"codebook\":\(json(vq.centroids)),\"files\":[\"shN_centroids.webp\",\"shN_labels.webp\"]}"
+            shMeta = ",\"shN\":{\"count\":\(centroids),\"bands\":\(bands),\"codebook\":\(json(vq.centroids)),\"files\":[\"shN_centroids.webp\",\"shN_labels.webp\"]}"
         }
         let meta = "{\"version\":2,\"asset\":{\"generator\":\(jsonString(options.generator))},\"count\":\(n)"
             + ",\"means\":{\"mins\":\(json(mins)),\"maxs\":\(json(maxs)),\"files\":[\"means_l.webp\",\"means_u.webp\"]}"

@@ -13,16 +13,19 @@
 // an existing folder is replaced only when it is empty or a streamed SOG (holds `lod-meta.json`).
 import Foundation
 import RenderCore
+import Workers
 
 /// Writes streamed SOG.
 public enum StreamedSOGWriter {
     /// Chunk files hold at most this many splats by default.
     public static let defaultChunkSplats = 65_536
 
-    /// Writes `pyramid` to `path` (…/lod-meta.json, or the folder to hold it). `progress`
-    /// gets (chunks written, chunks).
+    /// Writes `pyramid` to `path` (…/lod-meta.json, or the folder to hold it), encoding chunks on
+    /// `threads` threads. Each chunk's SH palette holds its rows (unless `options` names a size):
+    /// no k-means, so a chunk encodes in well under a second. `progress` gets (chunks written,
+    /// chunks), from whichever thread finished one.
     public static func write(_ pyramid: LODPyramid, to path: String, chunkSplats: Int = defaultChunkSplats,
-                             options: SOGWriter.Options = SOGWriter.Options(),
+                             options: SOGWriter.Options = SOGWriter.Options(), threads: Int = CoreCount.available,
                              progress: ((Int, Int) -> Void)? = nil) throws {
         let metaPath = path.hasSuffix(".json") ? path : (path as NSString).appendingPathComponent("lod-meta.json")
         let folder = (metaPath as NSString).deletingLastPathComponent.isEmpty ? "." : (metaPath as NSString).deletingLastPathComponent
@@ -62,15 +65,21 @@ public enum StreamedSOGWriter {
             }
             try? fm.removeItem(atPath: temp)
             try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
-            for (k, f) in files.enumerated() {
+            // Chunks are independent: every worker encodes the next unclaimed one.
+            let job = ChunkJob(count: files.count) { k in
+                let f = files[k]
+                var chunkOptions = options
+                if chunkOptions.shPaletteSize == nil { chunkOptions.shPaletteSize = min(1 << 16, f.count) }
                 let cloud = pyramid.levels[f.level].subset(ranges: f.ranges)
-                let encoded = try SOGWriter.encode(cloud, options: options, order: Array(0..<cloud.count),
+                let encoded = try SOGWriter.encode(cloud, options: chunkOptions, order: Array(0..<cloud.count),
                                                    file: (folder as NSString).appendingPathComponent(names[k]))
                 let chunkFolder = (temp as NSString).appendingPathComponent((names[k] as NSString).deletingLastPathComponent)
-                try fm.createDirectory(atPath: chunkFolder, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: chunkFolder, withIntermediateDirectories: true)
                 try SOGWriter.writeFiles(encoded, into: chunkFolder)
-                progress?(k + 1, files.count)
             }
+            job.progress = progress
+            WorkerPool<ChunkJob>(threads: max(1, min(threads, files.count))).run(job) { job, _ in job.work() }
+            if let error = job.firstError { throw error }
             let meta = metaJSON(pyramid, names: names, place: place)
             try Data(meta.utf8).write(to: URL(fileURLWithPath: (temp as NSString).appendingPathComponent((metaPath as NSString).lastPathComponent)))
             if fm.fileExists(atPath: folder) { try fm.removeItem(atPath: folder) }
@@ -124,5 +133,37 @@ extension SplatCloud {
             if r > 0 { c.shRest += shRest[(range.lowerBound * r)..<(range.upperBound * r)] }
         }
         return c
+    }
+}
+
+/// The chunks of one write, claimed one at a time by the workers; the first error stops the rest.
+private final class ChunkJob: @unchecked Sendable {
+    private let count: Int
+    private let encode: (Int) throws -> Void
+    private let state = Locked((next: 0, done: 0, error: nil as Error?))
+    var progress: ((Int, Int) -> Void)?
+
+    init(count: Int, encode: @escaping (Int) throws -> Void) { self.count = count; self.encode = encode }
+
+    var firstError: Error? { state.withLock { $0.error } }
+
+    func work() {
+        while true {
+            let k: Int? = state.withLock { s in
+                guard s.error == nil, s.next < count else { return nil }
+                s.next += 1
+                return s.next - 1
+            }
+            guard let k else { return }
+            do {
+                try encode(k)
+                state.withLock { s in
+                    s.done += 1
+                    progress?(s.done, count)
+                }
+            } catch {
+                state.withLock { s in if s.error == nil { s.error = error } }
+            }
+        }
     }
 }
