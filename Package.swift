@@ -87,7 +87,7 @@ let package = Package(
         // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
         .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural"]),
         .target(name: "Viewer",
-                dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO",
+                dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO", "SplatLOD",
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
                 swiftSettings: fast),
         // Headless frame-time measurement; a replay rendered to frames; the scene library's files and thumbnails.

@@ -22,10 +22,7 @@ public struct ThumbnailCache: Sendable {
     /// The key of `entry`'s thumbnail at `width`×`height`: changes with the path, the size, the
     /// file's modification time and its byte size.
     public static func key(for entry: LibraryEntry, width: Int, height: Int) -> String {
-        let text = "v\(version)|\(entry.path)|\(width)x\(height)|\(entry.modified)|\(entry.byteSize)"
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in text.utf8 { h ^= UInt64(b); h &*= 0x0000_0100_0000_01b3 }
-        return String(h, radix: 16).leftPadded(to: 16)
+        StableHash.hex("v\(version)|\(entry.path)|\(width)x\(height)|\(entry.modified)|\(entry.byteSize)")
     }
 
     /// The picture's path for `key`.
@@ -56,8 +53,4 @@ public struct ThumbnailCache: Sendable {
         enc.outputFormatting = [.sortedKeys]
         try enc.encode(info).write(to: URL(fileURLWithPath: infoPath(key)), options: .atomic)
     }
-}
-
-extension String {
-    fileprivate func leftPadded(to n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }

@@ -21,6 +21,8 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
     case unsupported(file: String, reason: String)
     /// Writing the output failed.
     case unwritable(file: String, reason: String)
+    /// A long write or build was stopped before it finished (nothing was left under the name).
+    case cancelled(file: String)
     /// A member of a container (a ZIP entry of a `.sog`, a file of an unbundled SOG folder, or a
     /// field of its `meta.json`) is missing or does not hold what was expected.
     case badEntry(file: String, entry: String, expected: String, found: String)
@@ -36,6 +38,7 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .badValue(f, el, row, e, found): return "\(f): \(el) row \(row): expected \(e), found \(Self.clean(found))"
         case let .tooLarge(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
         case let .unsupported(f, r): return "\(f): unsupported: \(Self.clean(r, limit: 200))"
+        case let .cancelled(f): return "\(f): stopped before it was finished"
         case let .unwritable(f, r): return "\(f): cannot write: \(Self.clean(r, limit: 200))"
         case let .badEntry(f, entry, e, found): return "\(f): \(Self.clean(entry)): expected \(e), found \(Self.clean(found))"
         }

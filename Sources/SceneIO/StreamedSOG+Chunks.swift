@@ -16,6 +16,7 @@ extension StreamedSOG {
         guard chunks.indices.contains(index) else {
             throw SceneIOError.badEntry(file: file, entry: "filenames", expected: "chunk index < \(chunks.count)", found: "\(index)")
         }
+        if let chunkClouds { return chunkClouds[index] }
         let c = chunks[index]
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: c.path, isDirectory: &isDir) else {

@@ -55,7 +55,7 @@ extension StreamedSOG {
         guard data.count <= limits.maxMetaBytes else {
             throw SceneIOError.tooLarge(file: file, offset: 0, expected: "a lod-meta.json of at most \(limits.maxMetaBytes) bytes", found: "\(data.count) bytes")
         }
-        let levels: Int, chunks0: [Chunk], environment: String?, version: Int?, nodes: [Node]
+        let levels: Int, chunks0: [Chunk], environment: String?, version: Int?, nodes: [Node], fit: Bounds?
         do {
             let top = try JSONNode.parse(data)
             var p = LODTreeParser(limits: limits)
@@ -72,6 +72,13 @@ extension StreamedSOG {
             let env = try top.optional("environment")
             environment = try env.flatMap { $0.isNull ? nil : try SOGMeta.checkedName($0) }
             version = try? top.optional("version")?.integer()
+            fit = try top.optional("fitBounds").flatMap { b -> Bounds? in
+                let lo = try b.required("min", "three numbers").numbers(3), hi = try b.required("max", "three numbers").numbers(3)
+                guard (lo + hi).allSatisfy({ $0.isFinite && abs($0) < 1e30 }), zip(lo, hi).allSatisfy({ $0 <= $1 }) else {
+                    throw b.fail("a box with finite min ≤ max", found: "\(lo) … \(hi)")
+                }
+                return Bounds(min: Vec3(Float(lo[0]), Float(lo[1]), Float(lo[2])), max: Vec3(Float(hi[0]), Float(hi[1]), Float(hi[2])))
+            }
             let tree = try top.required("tree", "the node tree")
             var leaves: [Node] = []
             try p.walk(tree, depth: 0, into: &leaves)
@@ -112,8 +119,10 @@ extension StreamedSOG {
                                               + (first.map { " (chunk \($0.name): \($0.problem ?? ""))" } ?? " (no usable ranges)"))
             }
         }
-        return StreamedSOG(file: file, folder: folder, levelCount: levels, chunks: chunks, nodes: checkedNodes,
-                           environment: environment, version: version, warnings: warnings)
+        var sog = StreamedSOG(file: file, folder: folder, levelCount: levels, chunks: chunks, nodes: checkedNodes,
+                              environment: environment, version: version, warnings: warnings)
+        sog.fitBounds = fit
+        return sog
     }
 
     /// Where a chunk name points: `…/meta.json` → its folder; anything else (a `.sog`) → itself.

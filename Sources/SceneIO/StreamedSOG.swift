@@ -92,6 +92,12 @@ public struct StreamedSOG: Sendable {
     public let environment: String?
     /// The `version` field, when the writer set one.
     public let version: Int?
+    /// The box to fit the capture by, when the writer recorded one (`fitBounds`: SplatFrame's
+    /// writer records the finest level's `RobustBounds`); nil for other writers' files.
+    public internal(set) var fitBounds: Bounds? = nil
+    /// The chunks' splats when the tree was built in memory (`StreamedSOG.inMemory`), one cloud
+    /// per chunk; nil when chunks are read from files.
+    public internal(set) var chunkClouds: [SplatCloud]? = nil
     /// Problems that were read past, one line each naming lod-meta.json or the chunk: missing or
     /// unreadable chunks, ranges outside their chunk.
     public let warnings: [String]

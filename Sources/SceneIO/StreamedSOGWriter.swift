@@ -1,8 +1,9 @@
 // SceneIO — StreamedSOGWriter: an `LODPyramid` → a PlayCanvas streamed SOG (`lod-meta.json` and
 // one unbundled SOG v2 folder per chunk), in the layout splat-transform's write-lod.ts writes:
 // chunk folders `L_I/meta.json` (level L, I-th file of that level), each holding whole leaf ranges
-// one after another; `lod-meta.json` = {version 1, asset, count, counts, lodLevels, filenames,
-// tree}, inner nodes {bound, children}, leaves {bound, lods: {"L": {file, offset, count}}}.
+// one after another; `lod-meta.json` = {version 1, asset, count, counts, fitBounds, lodLevels,
+// filenames, tree} (fitBounds, ours: the finest level's `RobustBounds`, so a viewer fits the tree as
+// it fits the whole capture), inner nodes {bound, children}, leaves {bound, lods: {"L": {file, offset, count}}}.
 //
 // Chunking: a level's leaves go into its current file in tree order until the next range would
 // take it over `chunkSplats`; one leaf range is never split. The default (65,536) keeps every
@@ -23,35 +24,20 @@ public enum StreamedSOGWriter {
     /// Writes `pyramid` to `path` (…/lod-meta.json, or the folder to hold it), encoding chunks on
     /// `threads` threads. Each chunk's SH palette holds its rows (unless `options` names a size):
     /// no k-means, so a chunk encodes in well under a second. `progress` gets (chunks written,
-    /// chunks), from whichever thread finished one.
+    /// chunks), from whichever thread finished one. `cancelled` is asked before each chunk: when
+    /// it says yes the write stops, the temporary folder goes, and `SceneIOError.cancelled` is thrown.
     public static func write(_ pyramid: LODPyramid, to path: String, chunkSplats: Int = defaultChunkSplats,
                              options: SOGWriter.Options = SOGWriter.Options(), threads: Int = CoreCount.available,
-                             progress: ((Int, Int) -> Void)? = nil) throws {
+                             cancelled: (@Sendable () -> Bool)? = nil, progress: ((Int, Int) -> Void)? = nil) throws {
         let metaPath = path.hasSuffix(".json") ? path : (path as NSString).appendingPathComponent("lod-meta.json")
         let folder = (metaPath as NSString).deletingLastPathComponent.isEmpty ? "." : (metaPath as NSString).deletingLastPathComponent
         guard chunkSplats > 0 else { throw SceneIOError.unsupported(file: metaPath, reason: "chunks of \(chunkSplats) splats") }
         guard !pyramid.levels.isEmpty, pyramid.levels[0].count > 0 else {
             throw SceneIOError.unsupported(file: metaPath, reason: "a streamed SOG of 0 splats")
         }
-        // Files per level: leaf ranges packed in tree order.
-        struct File { var level: Int; var ranges: [Range<Int>] = []; var count = 0 }
-        var files: [File] = []
-        var place = [[(file: Int, offset: Int)]](repeating: [], count: pyramid.leaves.count)
-        for l in pyramid.levels.indices {
-            var current = -1
-            for (i, leaf) in pyramid.leaves.enumerated() {
-                let r = l < leaf.ranges.count ? leaf.ranges[l] : 0..<0
-                guard !r.isEmpty else { place[i].append((-1, 0)); continue }
-                if current < 0 || files[current].count + r.count > chunkSplats && files[current].count > 0 {
-                    files.append(File(level: l)); current = files.count - 1
-                }
-                place[i].append((current, files[current].count))
-                files[current].ranges.append(r); files[current].count += r.count
-            }
-        }
-        var names: [String] = []
-        var perLevel = [Int](repeating: 0, count: pyramid.levels.count)
-        for f in files { names.append("\(f.level)_\(perLevel[f.level])/meta.json"); perLevel[f.level] += 1 }
+        let layout = StreamedSOGLayout(pyramid, chunkSplats: chunkSplats)
+        let files = layout.files, names = layout.names
+        let fit = RobustBounds.of(pyramid.levels[0].positions)
 
         let fm = FileManager.default
         let parent = (folder as NSString).deletingLastPathComponent.isEmpty ? "." : (folder as NSString).deletingLastPathComponent
@@ -66,7 +52,7 @@ public enum StreamedSOGWriter {
             try? fm.removeItem(atPath: temp)
             try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
             // Chunks are independent: every worker encodes the next unclaimed one.
-            let job = ChunkJob(count: files.count) { k in
+            let job = ChunkJob(count: files.count, cancelled: cancelled) { k in
                 let f = files[k]
                 var chunkOptions = options
                 if chunkOptions.shPaletteSize == nil { chunkOptions.shPaletteSize = min(1 << 16, f.count) }
@@ -80,7 +66,8 @@ public enum StreamedSOGWriter {
             job.progress = progress
             WorkerPool<ChunkJob>(threads: max(1, min(threads, files.count))).run(job) { job, _ in job.work() }
             if let error = job.firstError { throw error }
-            let meta = metaJSON(pyramid, names: names, place: place)
+            if cancelled?() == true { throw SceneIOError.cancelled(file: metaPath) }
+            let meta = metaJSON(pyramid, names: names, place: layout.place, fit: fit)
             try Data(meta.utf8).write(to: URL(fileURLWithPath: (temp as NSString).appendingPathComponent((metaPath as NSString).lastPathComponent)))
             if fm.fileExists(atPath: folder) { try fm.removeItem(atPath: folder) }
             try fm.moveItem(atPath: temp, toPath: folder)
@@ -94,7 +81,7 @@ public enum StreamedSOGWriter {
     }
 
     /// lod-meta.json's text.
-    static func metaJSON(_ p: LODPyramid, names: [String], place: [[(file: Int, offset: Int)]]) -> String {
+    static func metaJSON(_ p: LODPyramid, names: [String], place: [[(file: Int, offset: Int)]], fit: Bounds) -> String {
         func num(_ v: Float) -> String { v.isFinite ? "\(v)" : "0" }
         func bound(_ b: Bounds) -> String {
             "{\"min\":[\(num(b.min.x)),\(num(b.min.y)),\(num(b.min.z))],\"max\":[\(num(b.max.x)),\(num(b.max.y)),\(num(b.max.z))]}"
@@ -116,7 +103,7 @@ public enum StreamedSOGWriter {
         }
         let counts = p.counts
         return "{\"version\":1,\"asset\":{\"generator\":\"splatframe\"},\"count\":\(counts.reduce(0, +)),\"counts\":\(counts)"
-            + ",\"lodLevels\":\(counts.count),\"filenames\":[\(names.map { "\"\($0)\"" }.joined(separator: ","))],\"tree\":\(node(p.tree).0)}"
+            + ",\"fitBounds\":\(bound(fit)),\"lodLevels\":\(counts.count),\"filenames\":[\(names.map { "\"\($0)\"" }.joined(separator: ","))],\"tree\":\(node(p.tree).0)}"
     }
 }
 
@@ -140,15 +127,19 @@ extension SplatCloud {
 private final class ChunkJob: @unchecked Sendable {
     private let count: Int
     private let encode: (Int) throws -> Void
+    private let cancelled: (@Sendable () -> Bool)?
     private let state = Locked((next: 0, done: 0, error: nil as Error?))
     var progress: ((Int, Int) -> Void)?
 
-    init(count: Int, encode: @escaping (Int) throws -> Void) { self.count = count; self.encode = encode }
+    init(count: Int, cancelled: (@Sendable () -> Bool)?, encode: @escaping (Int) throws -> Void) {
+        self.count = count; self.cancelled = cancelled; self.encode = encode
+    }
 
     var firstError: Error? { state.withLock { $0.error } }
 
     func work() {
         while true {
+            if cancelled?() == true { return }
             let k: Int? = state.withLock { s in
                 guard s.error == nil, s.next < count else { return nil }
                 s.next += 1
@@ -165,5 +156,33 @@ private final class ChunkJob: @unchecked Sendable {
                 state.withLock { s in if s.error == nil { s.error = error } }
             }
         }
+    }
+}
+
+/// How a pyramid is cut into chunk files: per level, its leaves' ranges packed in leaf order into
+/// files of at most `chunkSplats` (a range is never split), named `L_I/meta.json`.
+struct StreamedSOGLayout {
+    struct File { var level: Int; var ranges: [Range<Int>] = []; var count = 0 }
+    var files: [File] = []
+    /// Per leaf, per level: its file (−1 when the range is empty) and its offset there.
+    var place: [[(file: Int, offset: Int)]]
+    var names: [String] = []
+
+    init(_ pyramid: LODPyramid, chunkSplats: Int) {
+        place = [[(file: Int, offset: Int)]](repeating: [], count: pyramid.leaves.count)
+        for l in pyramid.levels.indices {
+            var current = -1
+            for (i, leaf) in pyramid.leaves.enumerated() {
+                let r = l < leaf.ranges.count ? leaf.ranges[l] : 0..<0
+                guard !r.isEmpty else { place[i].append((-1, 0)); continue }
+                if current < 0 || files[current].count + r.count > chunkSplats && files[current].count > 0 {
+                    files.append(File(level: l)); current = files.count - 1
+                }
+                place[i].append((current, files[current].count))
+                files[current].ranges.append(r); files[current].count += r.count
+            }
+        }
+        var perLevel = [Int](repeating: 0, count: pyramid.levels.count)
+        for f in files { names.append("\(f.level)_\(perLevel[f.level])/meta.json"); perLevel[f.level] += 1 }
     }
 }

@@ -16,6 +16,13 @@ import RenderCore
 import SceneIO
 import Workers
 
+/// Why a level-of-detail tree was not made.
+public enum LODBuildError: Error, Equatable, CustomStringConvertible {
+    /// The build was stopped (the window closed, the capture was replaced).
+    case cancelled
+    public var description: String { "the level-of-detail build was stopped" }
+}
+
 /// Builds level-of-detail pyramids.
 public enum LODBuilder {
     /// Choices of the build.
@@ -29,9 +36,10 @@ public enum LODBuilder {
         public init() {}
     }
 
-    /// The pyramid of `cloud`; `progress` gets (leaves done, leaves).
-    public static func build(_ cloud: SplatCloud, options: Options = Options(),
-                             progress: (@Sendable (Int, Int) -> Void)? = nil) -> LODPyramid {
+    /// The pyramid of `cloud`; `progress` gets (leaves done, leaves). `cancelled` is asked before
+    /// each leaf; when it says yes the build stops and throws `LODBuildError.cancelled`.
+    public static func build(_ cloud: SplatCloud, options: Options = Options(), cancelled: (@Sendable () -> Bool)? = nil,
+                             progress: (@Sendable (Int, Int) -> Void)? = nil) throws(LODBuildError) -> LODPyramid {
         let levels = max(1, min(16, options.levels))
         // 1. Leaves by median splits.
         var order = Array(0..<cloud.count)
@@ -55,9 +63,10 @@ public enum LODBuilder {
         if cloud.count == 0 { leafSpans = [0..<0] }
 
         // 2–3. Each leaf's levels, in parallel.
-        let job = LeafJob(cloud: cloud, order: order, spans: leafSpans, levels: levels, progress: progress)
+        let job = LeafJob(cloud: cloud, order: order, spans: leafSpans, levels: levels, cancelled: cancelled, progress: progress)
         WorkerPool<LeafJob>(threads: options.threads).run(job) { job, _ in job.work() }
         let built = job.results.withLock { $0.leaves }
+        guard built.allSatisfy({ $0 != nil }) else { throw .cancelled }
         // Concatenate leaf by leaf per level.
         var out = [SplatCloud](repeating: SplatCloud(shDegree: cloud.shDegree), count: levels)
         var leaves: [LODPyramid.Leaf] = []
@@ -72,6 +81,14 @@ public enum LODBuilder {
             leaves.append(LODPyramid.Leaf(bounds: bounds, ranges: ranges))
         }
         return LODPyramid(levels: out, leaves: leaves, tree: tree)
+    }
+
+    /// Bytes a build of `splats` splats with `shDegree` SH bands holds at its peak, about: the
+    /// capture, the pyramid (about twice the capture, in leaf order), the leaf order and the
+    /// per-leaf moments of the leaves in flight. An estimate for refusing hopeless builds early.
+    public static func estimatedPeakBytes(splats: Int, shDegree: Int) -> Int {
+        let perSplat = 4 * (3 + 3 + 4 + 1 + 3 + 3 * SplatCloud.restCount(degree: shDegree))
+        return splats * (perSplat * 3 + 8) + (64 << 20)
     }
 
     /// One leaf's levels (level 0 in Morton order) and its box (centres ± 3σ of the largest axis).
@@ -113,17 +130,20 @@ public enum LODBuilder {
 final class LeafJob {
     let cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int
     let progress: (@Sendable (Int, Int) -> Void)?
+    let cancelled: (@Sendable () -> Bool)?
     let next = Locked(0)
     /// Each leaf's levels and box once built, and how many are.
     let results: Locked<(leaves: [([SplatCloud], Bounds)?], done: Int)>
 
-    init(cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int, progress: (@Sendable (Int, Int) -> Void)?) {
-        self.cloud = cloud; self.order = order; self.spans = spans; self.levels = levels; self.progress = progress
+    init(cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int, cancelled: (@Sendable () -> Bool)?,
+         progress: (@Sendable (Int, Int) -> Void)?) {
+        self.cloud = cloud; self.order = order; self.spans = spans; self.levels = levels
+        self.cancelled = cancelled; self.progress = progress
         results = Locked((Array(repeating: nil, count: spans.count), 0))
     }
 
     func work() {
-        while true {
+        while cancelled?() != true {
             let i = next.withLock { n -> Int in n += 1; return n - 1 }
             guard i < spans.count else { return }
             let leaf = LODBuilder.buildLeaf(cloud, Array(order[spans[i]]), levels: levels)

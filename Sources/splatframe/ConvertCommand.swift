@@ -16,9 +16,9 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz, .sog; DIR/meta.json: an unbundled SOG; DIR/lod-meta.json: a streamed SOG with levels of detail).")
     var output: String
 
-    @Option(name: .customLong("lod-levels"), help: "Streamed SOG: levels of detail, each about half the splats of the one below (1…16; default 6).",
+    @Option(name: .customLong("lod-levels"), help: "Streamed SOG: levels of detail, each about half the splats of the one below (1…16; default: enough that the coarsest holds at most 16384 splats, at least 6).",
             transform: Checked.integer(in: 1...16, "levels"))
-    var lodLevels: Int = 6
+    var lodLevels: Int?
 
     @Option(name: .customLong("chunk-splats"), help: "Streamed SOG: most splats per chunk file (1024…16777216; default 65536).",
             transform: Checked.integer(in: 1024...16_777_216, "splat counts"))
@@ -56,12 +56,11 @@ struct ConvertCommand: ParsableCommand {
             throw SceneIOError.unsupported(file: input, reason: "a streamed SOG holds splats; this file holds \(info.kind)")
         }
         let started = Date()
-        var options = LODBuilder.Options()
-        options.levels = lodLevels
-        options.leafSplats = max(1, chunkSplats / 4)
+        var options = CaptureLOD.buildOptions(splats: cloud.count, chunkSplats: chunkSplats)
+        if let lodLevels { options.levels = lodLevels }
         // Progress comes from the builder's workers: a @Sendable closure (TerminalProgress is not Sendable).
         let tty = isatty(2) != 0
-        let pyramid = LODBuilder.build(cloud, options: options, progress: { done, total in
+        let pyramid = try LODBuilder.build(cloud, options: options, progress: { done, total in
             if tty { FileHandle.standardError.write(Data("\rbuilding levels of detail \(done * 100 / max(1, total))%".utf8)) }
         })
         if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

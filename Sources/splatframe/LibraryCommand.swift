@@ -34,7 +34,7 @@ struct LibraryCommand: ParsableCommand {
             throw OptionError("<folders>", f, "no such file or folder")
         }
         let thumb = (width: thumbnailSize.width, height: thumbnailSize.height)
-        let options = model.options()
+        let options = model.options(window: true)
         let threads = windowOptions.threads.count
         let view = LibraryView.start(folders: folders.isEmpty ? nil : folders.map(LibraryScanner.absolute), thumbnail: thumb, threads: threads)
         // The grid is the window's home screen; a chosen scene opens in the same window.

@@ -3,6 +3,7 @@ import Foundation
 import HeadTracking
 import RenderCore
 import Viewer
+import Workers
 
 /// `splatframe open FILE`: a scene file (`Scenes/*.json`), mesh or splat file in the window.
 struct OpenCommand: ParsableCommand {
@@ -23,7 +24,7 @@ struct OpenCommand: ParsableCommand {
     static let windowLoadBytes = 32 << 20
 
     func run() throws {
-        var options = model.options()
+        var options = model.options(window: true)
         options.cubeRoom = try room.room(for: scene)
         try Self.openWindow(scene, options: options, screenOptions: screenOptions, configOption: configOption,
                             windowOptions: windowOptions, head: head.resolved)
@@ -37,14 +38,20 @@ struct OpenCommand: ParsableCommand {
         // inside the window with a progress bar (and the terminal's progress line).
         let large = source.modelFile.map { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0) > Self.windowLoadBytes } ?? false
         let early = large ? nil : try SceneLoader(source: source, options: options, progress: LoadProgress.reporter(for: file))
+        // A large plain capture is drawn whole while its levels of detail are built (`levelsJob`).
+        let job = Locked<LevelOfDetailJob?>(nil)
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head,
-                               modelFile: source.modelFile, dropOptions: options) { screen, windowProgress in
+                               modelFile: source.modelFile, dropOptions: options, levelsJob: { job.withLock { $0 } }) { screen, windowProgress in
             let terminal = LoadProgress.reporter(for: file)
             let loader = try early ?? SceneLoader(source: source, options: options) { done, total in
                 terminal?(done, total)
                 windowProgress(done, total)
             }
             for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+            job.withLock { $0 = loader.levelOfDetailJob(screen: screen) }
+            if loader.levelsFrom == .cache {
+                FileHandle.standardError.write(Data("splatframe: levels of detail for \(file) from the cache (\(options.lod.treeCache?.folder ?? ""))\n".utf8))
+            }
             return try loader.scene(screen: screen)
         }
     }

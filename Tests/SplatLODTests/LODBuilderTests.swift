@@ -58,11 +58,11 @@ struct LODBuilderTests {
     }
 
     @Test("levels halve, leaf ranges are contiguous and cover every splat, threads do not matter")
-    func shape() {
+    func shape() throws {
         let c = Self.cloud(5000)
         var o = LODBuilder.Options()
         o.levels = 5; o.leafSplats = 700; o.threads = 2
-        let p = LODBuilder.build(c, options: o)
+        let p = try LODBuilder.build(c, options: o)
         #expect(p.levels.count == 5 && p.counts[0] == 5000)
         for l in 1..<5 {
             let expected = p.leaves.reduce(0) { $0 + ($1.ranges[l - 1].count + 1) / 2 }
@@ -78,7 +78,7 @@ struct LODBuilderTests {
         let key = { (v: Vec3) in "\(v.x),\(v.y),\(v.z)" }
         #expect(Set(p.levels[0].positions.map(key)) == Set(c.positions.map(key)))
         o.threads = 1
-        let q = LODBuilder.build(c, options: o)
+        let q = try LODBuilder.build(c, options: o)
         #expect(q.levels[3].positions == p.levels[3].positions && q.levels[4].opacities == p.levels[4].opacities)
     }
 
@@ -87,7 +87,7 @@ struct LODBuilderTests {
         let c = Self.cloud(6000, degree: 2)
         var o = LODBuilder.Options()
         o.levels = 4; o.leafSplats = 1000
-        let p = LODBuilder.build(c, options: o)
+        let p = try LODBuilder.build(c, options: o)
         let dir = TestData.temporaryDirectory().appendingPathComponent("lod")
         try StreamedSOGWriter.write(p, to: dir.appendingPathComponent("lod-meta.json").path, chunkSplats: 2500)
         let sog = try StreamedSOG.open(dir.appendingPathComponent("lod-meta.json").path)

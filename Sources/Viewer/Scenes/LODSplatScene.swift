@@ -4,6 +4,7 @@
 import Foundation
 import RenderCore
 import SceneIO
+import SplatLOD
 import SplatRender
 import TriangleRaster
 
@@ -22,7 +23,25 @@ public struct LODOptions: Sendable, Equatable {
     public var pixelThreshold: Float = 1
     /// Bytes of decoded chunks kept (LRU) beyond those the frame pins.
     public var cacheBytes = 1 << 30
+    /// Whether the budget was named (`--splat-budget N`): a plain capture of any size then gets
+    /// levels of detail; otherwise only one above `wholeCaptureLimit` does.
+    public var budgetNamed = false
+    /// Where plain captures' trees are kept (the window: `$XDG_CACHE_HOME/splatframe/lod`; render,
+    /// bench and export: only a `--lod-cache` folder); nil builds them in memory.
+    public var treeCache: LODCache?
+    /// Plain captures above this many splats get levels of detail by default: a whole capture
+    /// of more cannot hold 30 fps at 1280×720 on a 2-core machine (the 500k playbot draws whole
+    /// at ~18 fps there; 300k at ~30). A count, not a measurement, so `render` and `bench`
+    /// draw the same frames on every machine.
+    public static let wholeCaptureLimit = 300_000
     public init() {}
+
+    /// Whether a plain capture of `splats` splats is drawn through levels of detail: a forced
+    /// level always; else under a budget that was named, or by default above `wholeCaptureLimit`;
+    /// never with `--splat-budget none`.
+    public func drawsLevels(captureSplats splats: Int) -> Bool {
+        forcedLevel != nil || (budget != nil && (budgetNamed || splats > Self.wholeCaptureLimit))
+    }
 }
 
 /// A streamed SOG seen through the window: placed like a `ModelScene` (the same `SceneFit` and

@@ -3,8 +3,10 @@ import Foundation
 import Procedural
 import RenderCore
 import SceneIO
+import SplatLOD
 import SplatRender
 import TriangleRaster
+import Workers
 
 /// Opens what a user names on the command line: `cube`, `sphere:N` (a lit N-triangle sphere),
 /// `generate:N` (an N-splat procedural object), a scene JSON, or a mesh, splat or point-cloud
@@ -14,7 +16,7 @@ import TriangleRaster
 public struct SceneLoader {
     /// The scene as named.
     public let path: String
-    private let kind: Kind
+    private var kind: Kind
 
     private enum Kind {
         case description(SceneDescription, SceneDescription.Walls)
@@ -90,18 +92,82 @@ public struct SceneLoader {
                 throw ViewerError.sceneLoad(path: meta, reason: "level \(l) asked for; this streamed SOG has levels 0…\(sog.levelCount - 1)")
             }
             warnings = sog.warnings
-            let (bounds, notes) = Self.streamedFitBounds(sog)
+            // SplatFrame's own trees record the whole capture's fit; others are fitted by their coarsest level.
+            let (bounds, notes) = sog.fitBounds.map { ($0, []) } ?? Self.streamedFitBounds(sog)
             warnings += notes
             progress?(1, 1)
             let name = (path as NSString).lastPathComponent.lowercased() == "lod-meta.json"
                 ? ((meta as NSString).deletingLastPathComponent as NSString).lastPathComponent : (path as NSString).lastPathComponent
             kind = .streamed(sog, fitBounds: bounds, name: name, sidecar: path)
         case .file(let path):
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            // A tree already cached for this capture: drawn at once, the capture itself not read.
+            if options.lod.budget != nil || options.lod.forcedLevel != nil,
+               let (sog, entry) = CaptureLOD.cached(path, cache: options.lod.treeCache),
+               options.lod.drawsLevels(captureSplats: entry.captureSplats) {
+                try Self.checkForcedLevel(options.lod, sog, path)
+                progress?(1, 1)
+                kind = .streamed(sog, fitBounds: sog.fitBounds ?? Self.streamedFitBounds(sog).0, name: name, sidecar: path)
+                levelsFrom = .cache
+                return
+            }
             let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
             fileAntialiased = info.antialiased ?? false
             warnings = info.warnings
             self.info = info
-            kind = .model(scene, name: URL(fileURLWithPath: path).lastPathComponent, sidecar: path)
+            kind = .model(scene, name: name, sidecar: path)
+            guard case .splats(let cloud) = scene, options.lod.drawsLevels(captureSplats: cloud.count) else { return }
+            if options.videoPlayback == .realtime {
+                // The window draws the whole capture and builds the tree in the background.
+                pendingLevels = PendingLevels(cloud: cloud, path: path)
+                return
+            }
+            do {
+                // The builder reports from its workers: one at a time through the lock.
+                let report = Locked(progress)
+                let made = try CaptureLOD.make(cloud, path: path, cache: options.lod.treeCache, progress: { f in
+                    report.withLock { $0?(Int(f * 1000), 1000) }
+                })
+                try Self.checkForcedLevel(options.lod, made.sog, path)
+                warnings += made.notes
+                levelsFrom = made.origin
+                kind = .streamed(made.sog, fitBounds: made.sog.fitBounds ?? RobustBounds.of(cloud.positions), name: name, sidecar: path)
+            } catch let e as LODMemoryError {
+                warnings.append("\(e); drawn whole")
+            }
+        }
+    }
+
+    /// A plain capture whose tree the window builds in the background (`levelOfDetailScene`).
+    public struct PendingLevels: Sendable {
+        let cloud: SplatCloud
+        let path: String
+    }
+
+    /// Set when the window should build levels of detail for the capture it first draws whole.
+    public private(set) var pendingLevels: PendingLevels?
+    /// Where a plain capture's levels of detail came from (nil: not drawn with levels).
+    public private(set) var levelsFrom: CaptureLOD.Origin?
+
+    /// The capture of `pendingLevels` drawn with levels of detail (built, or read from the cache),
+    /// placed as its whole-capture scene is; and the notes on the way (cache refused…).
+    /// `progress` gets the fraction done; `cancelled` stops the build (it then throws).
+    public func levelOfDetailScene(screen: ScreenGeometry, cancelled: (@Sendable () -> Bool)? = nil,
+                                   progress: (@Sendable (Double) -> Void)? = nil) throws -> (scene: Scene, notes: [String]) {
+        guard let pending = pendingLevels, case let .model(_, name, sidecar) = kind else {
+            throw ViewerError.sceneLoad(path: path, reason: "no capture waits for levels of detail")
+        }
+        let made = try CaptureLOD.make(pending.cloud, path: pending.path, cache: options.lod.treeCache, cancelled: cancelled,
+                                       progress: progress)
+        try Self.checkForcedLevel(options.lod, made.sog, pending.path)
+        let scene = try streamedScene(made.sog, fitBounds: made.sog.fitBounds ?? RobustBounds.of(pending.cloud.positions),
+                                      name: name, sidecar: sidecar ?? pending.path, screen: screen)
+        return (scene, made.notes)
+    }
+
+    static func checkForcedLevel(_ lod: LODOptions, _ sog: StreamedSOG, _ path: String) throws {
+        if let l = lod.forcedLevel, l < 0 || l >= sog.levelCount {
+            throw ViewerError.sceneLoad(path: path, reason: "level \(l) asked for; its levels of detail are 0…\(sog.levelCount - 1)")
         }
     }
 
@@ -232,5 +298,30 @@ extension ModelScene {
         m.ownCoordinates = true
         m.antialias = antialias
         return m
+    }
+}
+
+/// The window's background work for a plain capture drawn whole at first: its levels of detail
+/// built (or read from the cache) and placed as the whole capture was (`SceneLoader.levelOfDetailScene`).
+public final class LevelOfDetailJob: @unchecked Sendable {
+    private let loader: SceneLoader
+    private let screen: ScreenGeometry
+    /// The capture's file name.
+    public let name: String
+
+    init(loader: SceneLoader, screen: ScreenGeometry, name: String) { self.loader = loader; self.screen = screen; self.name = name }
+
+    /// Builds the scene (see `SceneLoader.levelOfDetailScene`); runs on any one thread.
+    public func run(cancelled: (@Sendable () -> Bool)?, progress: (@Sendable (Double) -> Void)?) throws -> (scene: Scene, notes: [String]) {
+        try loader.levelOfDetailScene(screen: screen, cancelled: cancelled, progress: progress)
+    }
+}
+
+extension SceneLoader {
+    /// The background job that gives the window this capture's levels of detail, when it waits
+    /// for one (`pendingLevels`); `screen` as for `scene(screen:)`.
+    public func levelOfDetailJob(screen: ScreenGeometry) -> LevelOfDetailJob? {
+        guard let p = pendingLevels else { return nil }
+        return LevelOfDetailJob(loader: self, screen: screen, name: (p.path as NSString).lastPathComponent)
     }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Procedural
 import RenderCore
+import SplatLOD
 import Viewer
 
 /// Pictures, videos and shape of the parallax-cube room: they apply wherever the room is the
@@ -55,32 +56,48 @@ struct ModelOptionGroup: ParsableArguments {
     var antialias: Bool?
     @OptionGroup var lod: LODOptionGroup
 
-    func options(defaultTwoSided: Bool = true) -> SceneLoader.ModelOptions {
+    /// The options; `window`: level-of-detail trees are cached in `$XDG_CACHE_HOME/splatframe/lod`
+    /// unless `--lod-cache` names a folder (render, bench and export touch no cache by default).
+    func options(defaultTwoSided: Bool = true, window: Bool = false) -> SceneLoader.ModelOptions {
         var o = SceneLoader.ModelOptions()
         o.up = up
         o.room = room
         o.cullBackFaces = cull
         o.twoSided = twoSided || defaultTwoSided
         o.antialias = antialias
-        o.lod = lod.options
+        o.lod = lod.options(defaultCache: window ? LODCache.defaultFolder() : nil)
         return o
     }
 }
 
-/// Level of detail for streamed SOGs (`lod-meta.json`): `open`, `render`, `bench` and the library.
+/// Level of detail: streamed SOGs (`lod-meta.json`), and plain captures given levels of detail
+/// (`open`, `render`, `bench`, `export` and the library).
 struct LODOptionGroup: ParsableArguments {
     @Option(name: .customLong("splat-budget"),
-            help: "Streamed SOG (lod-meta.json): most splats a frame draws, e.g. 150k, or none (default \(LODOptions.defaultBudget)).",
+            help: ArgumentHelp("Most splats a frame draws, e.g. 150k, or none (default \(LODOptions.defaultBudget)).",
+                               discussion: "Streamed SOGs are drawn under it. A plain capture (PLY, .splat, .spz, SOG) gets levels of detail built for it when a budget is named, or by default when it holds more than \(LODOptions.wholeCaptureLimit / 1000)k splats; none always draws it whole."),
             transform: SplatBudget.parse)
     var splatBudget: SplatBudget?
-    @Option(name: .customLong("lod"), help: "Streamed SOG: draw level N everywhere (0 = finest, up to 63), ignoring the budget.",
+    @Option(name: .customLong("lod"), help: "Streamed SOG or a capture with levels of detail: draw level N everywhere (0 = finest, up to 63), ignoring the budget.",
             transform: Checked.integer(in: 0...63, "levels"))
     var lod: Int?
+    @Option(name: .customLong("lod-cache"),
+            help: ArgumentHelp("Folder that keeps plain captures' levels of detail (default: the window uses $XDG_CACHE_HOME/splatframe/lod; render, bench and export build in memory).", valueName: "dir"))
+    var lodCache: String?
+    @Option(name: .customLong("lod-cache-limit-mb"), help: "Most megabytes the level-of-detail cache holds; least recently used trees go first (default 8192).",
+            transform: Checked.integer(in: 1...(1 << 30), "MB"))
+    var lodCacheLimitMB: Int?
 
-    var options: LODOptions {
+    var options: LODOptions { options(defaultCache: nil) }
+
+    /// The options, with `defaultCache` (the window's) used when no `--lod-cache` is named.
+    func options(defaultCache: String?) -> LODOptions {
         var o = LODOptions()
-        if let splatBudget { o.budget = splatBudget.splats }
+        if let splatBudget { o.budget = splatBudget.splats; o.budgetNamed = splatBudget.splats != nil }
         o.forcedLevel = lod
+        if let folder = lodCache ?? defaultCache {
+            o.treeCache = LODCache(folder: folder, limitBytes: lodCacheLimitMB.map { $0 << 20 } ?? LODCache.defaultLimitBytes)
+        }
         return o
     }
 }

@@ -10,18 +10,24 @@ import Workers
 final class SceneDropLoader: @unchecked Sendable {
     enum State {
         case loading(fraction: Double)
-        case loaded(Scene, SceneSource)
+        /// The scene; the source it was opened from (nil: the same capture with levels of detail);
+        /// background work it still wants (levels of detail for a large capture); notes to show.
+        case loaded(Scene, SceneSource?, LevelOfDetailJob?, notes: [String])
         case failed(String)
     }
 
+    /// What is loading, for the progress bar.
     let path: String
+    /// Levels of detail for the scene on show (kept: the placement carries over), not a new scene.
+    let isLevelOfDetail: Bool
     private let current = Locked<State>(.loading(fraction: 0))
-    /// The loading thread: one step, the whole load (a load cannot be interrupted midway).
-    private let thread = BackgroundThread(name: "splatframe.drop")
+    /// The loading thread: one step, the whole load; a level-of-detail build stops when asked.
+    private let thread = BackgroundThread(name: "splatframe.load")
 
     /// Starts loading `path` for a screen of `screen` with `options` (placement, room…).
     init(path: String, screen: ScreenGeometry, options: SceneLoader.ModelOptions) {
         self.path = path
+        isLevelOfDetail = false
         thread.start { [self] in
             do {
                 let source = try SceneSource.resolve(path)
@@ -30,7 +36,7 @@ final class SceneDropLoader: @unchecked Sendable {
                     self.set(.loading(fraction: min(1, Double(done) / Double(total))))
                 }
                 let scene = try loader.scene(screen: screen)
-                set(.loaded(scene, source))
+                set(.loaded(scene, source, loader.levelOfDetailJob(screen: screen), notes: loader.warnings))
             } catch {
                 set(.failed("\(error)"))
             }
@@ -38,18 +44,36 @@ final class SceneDropLoader: @unchecked Sendable {
         }
     }
 
+    /// Starts `job`: the shown capture's levels of detail, built while it is drawn whole.
+    init(levelsOf job: LevelOfDetailJob) {
+        path = job.name
+        isLevelOfDetail = true
+        thread.start { [self] in
+            do {
+                let made = try job.run(cancelled: { [thread] in thread.isStopping }) { f in self.set(.loading(fraction: f)) }
+                set(.loaded(made.scene, nil, nil, notes: made.notes))
+            } catch {
+                set(.failed("\(error)"))
+            }
+            return false
+        }
+    }
+
+    /// Stops a level-of-detail build (a file load runs to its end) and waits for the thread.
+    deinit { thread.stop(timeout: 30) }
+
     private func set(_ s: State) { current.withLock { $0 = s } }
 
     /// The load's state now.
     func state() -> State { current.withLock { $0 } }
 
     /// Draws a progress bar across the bottom of the frame.
-    static func drawProgress(_ fraction: Double, name: String, into fb: Framebuffer, text: WindowText) {
+    static func drawProgress(_ fraction: Double, label: String, name: String, into fb: Framebuffer, text: WindowText) {
         let h = max(4, fb.height / 90), y0 = fb.height - h - 4
         let filled = Int(Double(fb.width - 16) * min(1, max(0, fraction)))
         for y in y0..<(y0 + h) {
             for x in 8..<(fb.width - 8) { fb.color[y * fb.width + x] = x - 8 < filled ? 0xFF60_C0F0 : 0xFF30_4050 }
         }
-        text.draw(String(format: "Loading %@  %.0f%%", name, fraction * 100), x: 8, y: y0 - text.lineHeight - 2, into: fb)
+        text.draw(String(format: "%@ %@  %.0f%%", label, name, fraction * 100), x: 8, y: y0 - text.lineHeight - 2, into: fb)
     }
 }

@@ -142,27 +142,49 @@ final class SceneScreen {
         flash("LOADING \((path as NSString).lastPathComponent.uppercased())")
     }
 
+    /// Starts building the shown capture's levels of detail in the background (it is drawn whole
+    /// meanwhile); the result replaces it in place, keeping the placement.
+    func startLevels(_ job: LevelOfDetailJob) {
+        dropLoader = SceneDropLoader(levelsOf: job)
+        FileHandle.standardError.write(Data("splatframe: building levels of detail for \(job.name) (drawn whole until they are ready)\n".utf8))
+    }
+
     /// Where a background load stands, once per frame: the new scene swapped in, or why it failed
     /// (returned, so the library can show it).
     func pollLoad() -> String? {
         guard let loader = dropLoader else { return nil }
         var failure: String?
+        var next: LevelOfDetailJob?
         switch loader.state() {
         case .loading: return nil
-        case .loaded(let scene, let source):
+        case .loaded(let scene, let source, let job, let notes):
+            if loader.isLevelOfDetail, let kept = driver.scene.placement { scene.placement = kept }
             driver.scene = scene
             stereo?.left.scene = scene
             stereo?.right.scene = scene
-            modelFile = source.modelFile
-            window.setTitle("SplatFrame — \(scene.name)")
-            flash("OPENED \(loader.path)".uppercased())
-            FileHandle.standardError.write(Data("splatframe: opened \(loader.path)\n".utf8))
+            for n in notes { FileHandle.standardError.write(Data("splatframe: \(n)\n".utf8)) }
+            if loader.isLevelOfDetail {
+                flash("LEVELS OF DETAIL READY" + (notes.isEmpty ? "" : ": " + notes[0].uppercased()), seconds: notes.isEmpty ? 2.5 : 8)
+                FileHandle.standardError.write(Data("splatframe: levels of detail ready for \(loader.path)\n".utf8))
+            } else {
+                modelFile = source?.modelFile
+                window.setTitle("SplatFrame — \(scene.name)")
+                flash("OPENED \(loader.path)".uppercased())
+                FileHandle.standardError.write(Data("splatframe: opened \(loader.path)\n".utf8))
+            }
+            next = job
         case .failed(let reason):
-            flash("CANNOT OPEN: \(reason)".uppercased(), seconds: 8)
-            FileHandle.standardError.write(Data("splatframe: cannot open dropped file: \(reason)\n".utf8))
-            failure = reason
+            if loader.isLevelOfDetail {
+                flash("NO LEVELS OF DETAIL: \(reason)".uppercased(), seconds: 8)
+                FileHandle.standardError.write(Data("splatframe: no levels of detail (drawn whole): \(reason)\n".utf8))
+            } else {
+                flash("CANNOT OPEN: \(reason)".uppercased(), seconds: 8)
+                FileHandle.standardError.write(Data("splatframe: cannot open dropped file: \(reason)\n".utf8))
+                failure = reason
+            }
         }
         dropLoader = nil
+        if let next { startLevels(next) }
         return failure
     }
 
@@ -207,7 +229,8 @@ final class SceneScreen {
         }
         if let m = pendingMessages.take() { flash(m.uppercased(), seconds: 5) }
         if let loader = dropLoader, case .loading(let fraction) = loader.state() {
-            SceneDropLoader.drawProgress(fraction, name: (loader.path as NSString).lastPathComponent, into: framebuffer, text: text)
+            SceneDropLoader.drawProgress(fraction, label: loader.isLevelOfDetail ? "Building levels of detail for" : "Loading",
+                                         name: (loader.path as NSString).lastPathComponent, into: framebuffer, text: text)
         }
         if showCamera, let camera = tracking.source as? CameraTrackingSource, let preview = camera.cameraPreview() {
             CameraInset.draw(preview, into: framebuffer, text: text)

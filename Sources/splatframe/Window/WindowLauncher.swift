@@ -11,6 +11,7 @@ enum WindowLauncher {
     static func run(windowOptions: WindowOptions, screenOptions: ScreenOptions, configOption: ConfigOption, head: HeadTrackingOptions,
                     modelFile: String?, dropOptions: SceneLoader.ModelOptions = SceneLoader.ModelOptions(),
                     calibrationOnly: Bool = false, library: LibraryView? = nil,
+                    levelsJob: () -> LevelOfDetailJob? = { nil },
                     makeScene: (ScreenGeometry, _ progress: @escaping (Int, Int) -> Void) throws -> Scene) throws {
         let size = windowOptions.size.value
         let threads = windowOptions.threads.count
@@ -35,6 +36,7 @@ enum WindowLauncher {
         }
         let screen = SceneScreen(window: window, driver: driver, tracking: session, stereo: stereo, text: WindowText(),
                                  modelFile: modelFile, configPath: config.path, dropOptions: dropOptions)
+        if let job = levelsJob() { screen.startLevels(job) }
         let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
             maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,
             library: library, libraryIsHome: library != nil, calibrationOnly: calibrationOnly, configPath: config.path,
