@@ -106,6 +106,12 @@ struct WindowPlacementTests {
         #expect(abs(v.minX + 0.3) < 1e-6 && abs(v.maxX) < 1e-6 && abs(v.minY + 0.17) < 1e-6 && abs(v.maxY - 0.17) < 1e-6)
     }
 
+    @Test func onlyWaylandHidesTheWindowsPosition() {
+        #expect(!WindowPlacement.driverKnowsPosition("wayland") && !WindowPlacement.driverKnowsPosition("Wayland"))
+        #expect(WindowPlacement.driverKnowsPosition("x11") && WindowPlacement.driverKnowsPosition("KMSDRM"))
+        #expect(WindowPlacement.positionUnknownNotice.hasPrefix("Wayland") && !WindowPlacement.positionUnknownNotice.contains("\n"))
+    }
+
     @Test func movingTheWindowMovesItsRectangleByThePhysicalAmount() {
         // A 640×360 window at (100, 50) on a second display whose bounds start at x = 1920.
         let a = WindowPlacement(windowX: 2020, windowY: 50, windowWidth: 640, windowHeight: 360,

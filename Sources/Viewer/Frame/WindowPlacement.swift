@@ -12,6 +12,15 @@ public struct WindowPlacement: Sendable, Equatable {
     /// The display's index (multi-monitor: each display has its own physical size).
     public var display: Int
 
+    /// Whether SDL's video driver `driver` (SDL_GetCurrentVideoDriver) can tell a window where it
+    /// is on its display: not Wayland, whose windows never learn their position (SDL reports 0, 0),
+    /// so a true window there falls back to the whole-screen mapping. X11 (and XWayland) can.
+    public static func driverKnowsPosition(_ driver: String) -> Bool { driver.lowercased() != "wayland" }
+
+    /// The one-line notice shown once when `driverKnowsPosition` is false.
+    public static let positionUnknownNotice = "Wayland: a window cannot learn where it is on the display, so the view maps the whole screen "
+        + "as if the window filled it (run under XWayland, SDL_VIDEODRIVER=x11, for a true window)"
+
     public init(windowX: Int, windowY: Int, windowWidth: Int, windowHeight: Int,
                 displayX: Int, displayY: Int, displayWidth: Int, displayHeight: Int, display: Int = 0) {
         self.windowX = windowX; self.windowY = windowY; self.windowWidth = windowWidth; self.windowHeight = windowHeight

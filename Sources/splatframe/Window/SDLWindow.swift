@@ -25,6 +25,10 @@ final class SDLWindow {
     private var texture: OpaquePointer?
     private var textureSize = (0, 0)
     private(set) var isFullscreen = false
+    /// SDL's video driver ("x11", "wayland", …).
+    let videoDriver: String
+    /// Whether the driver tells the window where it is (`WindowPlacement.driverKnowsPosition`).
+    var knowsPosition: Bool { WindowPlacement.driverKnowsPosition(videoDriver) }
 
     /// Opens a resizable window of `width`×`height` pixels.
     init(title: String, width: Int, height: Int, fullscreen: Bool) throws {
@@ -44,6 +48,7 @@ final class SDLWindow {
             throw WindowError.noDisplay(e)
         }
         window = w
+        videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         // Prefer a vsync-free accelerated renderer; fall back to SDL's software renderer.
         if let r = SDL_CreateRenderer(w, -1, SDL_RENDERER_ACCELERATED.rawValue) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) {
             renderer = r
@@ -102,8 +107,10 @@ final class SDLWindow {
         SDL_RenderPresent(renderer)
     }
 
-    /// Where the window is: its client rectangle and its display's bounds (desktop pixels).
+    /// Where the window is: its client rectangle and its display's bounds (desktop pixels); nil
+    /// when unknown (Wayland: the view then keeps the whole-screen mapping).
     func placement() -> WindowPlacement? {
+        guard knowsPosition else { return nil }
         var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
         SDL_GetWindowPosition(window, &x, &y)
         SDL_GetWindowSize(window, &w, &h)

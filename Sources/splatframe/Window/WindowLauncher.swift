@@ -22,6 +22,7 @@ enum WindowLauncher {
         let setup = ViewingSetup.resolve(screenFlag: screenFlag, movementScaleFlag: headOptions.movementScale,
                                          config: config.file, display: window.physicalDisplaySize())
         var notices: [String] = []
+        if !window.knowsPosition { notices.append(WindowPlacement.positionUnknownNotice) }
         let session = try startTracking(options: headOptions, config: config, setup: setup) { notices.append($0) }
         FileHandle.standardError.write(Data("splatframe: \(setup.screenDescription), head \(session.source.name)\n".utf8))
         for n in notices { FileHandle.standardError.write(Data("splatframe: \(n)\n".utf8)) }
