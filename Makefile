@@ -7,7 +7,7 @@ PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev 
 TEST_PACKAGES = xvfb xauth imagemagick xdotool binutils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test build deps test-deps webcam-models bench fuzz fuzz-cli sanitize soak clean
+.PHONY: run test build deps test-deps webcam-models bench fuzz fuzz-cli sanitize soak clean install uninstall deb deb-check
 
 run: deps webcam-models
 	$(SWIFT) build -c release --product splatframe
@@ -21,6 +21,26 @@ test: deps test-deps webcam-models
 	$(SWIFT) build -c release --product splatframe
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Installed like a Linux application (Scripts/install.sh): the portable release binary with the
+# Swift runtime linked statically, the shipped scenes, desktop entry, MIME types, icons rendered by
+# SplatFrame, man pages and completions. `make uninstall` removes exactly those files.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+install: deps
+	$(SWIFT) build -c release --product splatframe --static-swift-stdlib --scratch-path .build-static
+	bash Scripts/install.sh .build-static/release/splatframe $(PREFIX) $(DESTDIR)
+
+uninstall:
+	bash Scripts/install.sh --uninstall $(PREFIX) $(DESTDIR)
+
+# splatframe_VERSION_amd64.deb in .build/deb (dpkg-deb; Depends from dpkg-shlibdeps). `make
+# deb-check` installs it into a fresh Debian 12 root (debootstrap) and runs it there. Not in CI.
+deb: deps
+	bash Scripts/make-deb.sh .build/deb
+
+deb-check: deb
+	bash Scripts/deb-check.sh .build/deb
 
 # Headless frame times of the demo scenes; Scripts/compare-llvmpipe.sh compares with Mesa llvmpipe.
 bench: deps
