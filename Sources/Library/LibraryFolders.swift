@@ -44,24 +44,29 @@ public enum LibraryFolders {
             var isDir: ObjCBool = false
             return fm.fileExists(atPath: d, isDirectory: &isDir) && isDir.boolValue
         }
-        var candidates: [String] = []
-        let exe = executable ?? Bundle.main.executablePath ?? CommandLine.arguments.first ?? ""
-        if !exe.isEmpty {
-            var dir = URL(fileURLWithPath: LibraryScanner.absolute(exe)).resolvingSymlinksInPath().deletingLastPathComponent()
-            for _ in 0..<8 {
-                let scenes = dir.appendingPathComponent("Scenes").path
-                if isSceneFolder(scenes) && (fm.fileExists(atPath: dir.appendingPathComponent("Package.swift").path)
-                                             || fm.fileExists(atPath: scenes + "/cube.json")) {
-                    candidates.append(scenes)
-                    break
-                }
-                let installed = dir.appendingPathComponent("share/splatframe/Scenes").path
-                if isSceneFolder(installed) { candidates.append(installed); break }
-                if dir.path == "/" { break }
-                dir.deleteLastPathComponent()
-            }
+        let found = shipped(sourceTree: "Scenes", installed: "share/splatframe/Scenes", executable: executable) { dir, path in
+            isSceneFolder(path) && (path.hasSuffix("share/splatframe/Scenes")
+                                    || fm.fileExists(atPath: dir + "/Package.swift") || fm.fileExists(atPath: path + "/cube.json"))
         }
-        candidates.append(LibraryScanner.absolute("Scenes"))
-        return candidates.first(where: isSceneFolder)
+        return [found, LibraryScanner.absolute("Scenes")].compactMap { $0 }.first(where: isSceneFolder)
+    }
+
+    /// Something SplatFrame ships, found from the executable (links resolved): walking up from the
+    /// binary's folder, `sourceTree` under a development tree (`.build/release/…`) or `installed`
+    /// under an install prefix (`bin/…`), the first for which `accept(folder, path)` holds.
+    public static func shipped(sourceTree: String, installed: String, executable: String? = nil,
+                               accept: (String, String) -> Bool = { _, p in FileManager.default.fileExists(atPath: p) }) -> String? {
+        let exe = executable ?? Bundle.main.executablePath ?? CommandLine.arguments.first ?? ""
+        guard !exe.isEmpty else { return nil }
+        var dir = URL(fileURLWithPath: LibraryScanner.absolute(exe)).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<8 {
+            for rel in [sourceTree, installed] {
+                let p = dir.appendingPathComponent(rel).path
+                if accept(dir.path, p) { return p }
+            }
+            if dir.path == "/" { break }
+            dir.deleteLastPathComponent()
+        }
+        return nil
     }
 }

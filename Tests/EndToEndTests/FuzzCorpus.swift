@@ -143,6 +143,7 @@ struct FuzzCorpus {
     ]
     static let modelOptions: [(String, Kind?)] = [
         ("--up", .up), ("--room", nil), ("--cull", nil), ("--splat-budget", .budget), ("--lod", .integer), ("--no-antialias", nil),
+        ("--lod-cache", .outDir), ("--lod-cache-limit-mb", .integer),
     ]
 
     /// Every command the fuzz drives.
