@@ -4,6 +4,7 @@
 import Foundation
 import RenderCore
 import SceneIO
+import SplatLOD
 import Testing
 import TestSupport
 @testable import Viewer
@@ -48,5 +49,32 @@ struct CaptureLevelsRuleTests {
         let render = try SceneLoader(path: ply, options: options)
         #expect(render.pendingLevels == nil && render.levelsFrom == .memory)
         #expect(try render.scene(screen: screen) is LODSplatScene)
+    }
+
+    @Test func aBudgetUpCloseCoarsensGraduallyInsteadOfCollapsing() throws {
+        // A wall of splats in 16 leaves; the eye stands inside the first leaf's box.
+        var cloud = SplatCloud(shDegree: 0)
+        for i in 0..<64_000 {
+            let x = Float(i % 400) / 400 * 4 - 2, y = Float(i / 400) / 160 * 2 - 1
+            cloud.append(position: Vec3(x, y, Float(i % 7) * 0.01), scale: Vec3(0.01, 0.01, 0.002), rotation: .identity,
+                         opacity: 0.8, dc: Vec3(0.5, 0.5, 0.5))
+        }
+        var o = LODBuilder.Options()
+        o.levels = 6; o.leafSplats = 4000
+        let sog = StreamedSOG.inMemory(try LODBuilder.build(cloud, options: o), chunkSplats: 16_000, name: "wall")
+        let selector = LODSelector(sog)
+        let box = sog.nodes[0].bounds
+        let eye = (box.min + box.max) * 0.5
+        let camera = Camera(width: 1280, height: 720, view: Matrix4.lookAt(eye: eye + Vec3(0, 0, 0.001), target: eye - Vec3(0, 0, 1), up: Vec3(0, 1, 0)),
+                            projection: Matrix4.perspective(fovY: 1, aspect: 16 / 9, near: 0.001, far: 100))
+        let coarsest = (0..<selector.nodeCount).reduce(0) { $0 + selector.count($1, selector.coarsest($1) ?? 0) }
+        // Below what the eye's own leaf holds at its finest (4,000): only coarsening it too can fit.
+        let budget = 3_500
+        selector.choose(camera: camera, budget: budget, forced: nil)
+        #expect(selector.wantedSplats <= budget, "\(selector.wantedSplats)")
+        #expect(selector.wantedSplats > coarsest + 500, "collapsed to \(selector.wantedSplats) splats (coarsest \(coarsest))")
+        #expect(selector.wanted[0] < (selector.coarsest(0) ?? 0), "\(selector.wanted)")
+        // The leaf around the eye is drawn at least as finely as any other.
+        #expect(selector.wanted.allSatisfy { $0 >= selector.wanted[0] }, "\(selector.wanted)")
     }
 }

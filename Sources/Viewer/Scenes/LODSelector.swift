@@ -12,9 +12,10 @@ import SceneIO
 /// - Level ℓ of leaf n holds c(n,ℓ) splats spread over the leaf's bound. Captured splats lie on
 ///   surfaces, so their typical spacing is s(n,ℓ) = √(A_n / c(n,ℓ)), A_n the surface area of the
 ///   leaf's box (model units).
-/// - From the eye (in the model's frame) at distance d_n from the box (its nearest point; 0 when
-///   the eye is inside) and a focal length of f pixels (the larger of the projection's two), that
-///   spacing spans p(n,ℓ) = f·s(n,ℓ)/d_n pixels.
+/// - From the eye (in the model's frame) at distance d_n from the box (its nearest point, but at
+///   least a tenth of the box's diagonal, so a box around the eye still has a finite spacing) and
+///   a focal length of f pixels (the larger of the projection's two), that spacing spans
+///   p(n,ℓ) = f·s(n,ℓ)/d_n pixels.
 /// - A leaf wants the coarsest level with p ≤ T, T = `pixelThreshold` (1 px): splats about a pixel
 ///   apart are the finest detail the pixel grid can show, so finer levels add cost and no picture.
 ///   When no level is that fine (the eye close, or inside the box) it wants its finest level.
@@ -125,8 +126,12 @@ public final class LODSelector {
             let lo = boxMin[n], hi = boxMax[n]
             // Distance from the eye to the box (0 inside).
             let dx = max(lo.x - eye.x, 0, eye.x - hi.x), dy = max(lo.y - eye.y, 0, eye.y - hi.y), dz = max(lo.z - eye.z, 0, eye.z - hi.z)
-            let d = (dx * dx + dy * dy + dz * dz).squareRoot()
-            pixelsPerUnit[n] = d > 0 && f.isFinite ? f / d : .infinity
+            // Never nearer than a tenth of the box's diagonal: a leaf around (or touching) the eye
+            // then still coarsens when the budget raises the threshold, instead of holding its
+            // finest level at any threshold — which made a budget it alone exceeded unreachable
+            // and dropped every leaf to its coarsest level (1,873 splats of the playbot up close).
+            let d = max((dx * dx + dy * dy + dz * dz).squareRoot(), 0.1 * (hi - lo).length, 1e-9)
+            pixelsPerUnit[n] = f.isFinite ? f / d : .infinity
             inView[n] = Self.boxInFrustum(lo, hi, m)
         }
         let base = max(1e-6, pixelThreshold)
