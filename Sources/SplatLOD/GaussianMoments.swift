@@ -37,9 +37,18 @@ struct GaussianMoments {
         return a * (d * f - e * e) - b * (b * f - c * e) + c * (b * e - c * d)
     }
 
-    /// The splat's "coverage": opacity × det(Σ)^(1/3), an area (m²) seen from any side — what
-    /// merging keeps (an opaque splat twice as wide covers four times the area).
-    var coverage: Double { opacity * cbrt(max(determinant, 1e-36)) }
+    /// The splat's "coverage": opacity × `area` (m²) — what merging keeps (an opaque splat twice
+    /// as wide covers four times the area).
+    var coverage: Double { opacity * area }
+
+    /// The splat's area (m²), seen from any side: √(λ₁λ₂ + λ₂λ₃ + λ₃λ₁) over Σ's eigenvalues (the
+    /// sum of its 2×2 principal minors) — for a flat splat its two wide axes' σ₁σ₂, where
+    /// det(Σ)^⅓ would shrink with the thin axis (that measure cost 1–3 dB on the playbot).
+    var area: Double {
+        let (a, b, c, d, e, f) = cov
+        let minors = (a * d - b * b) + (a * f - c * c) + (d * f - e * e)
+        return max(minors, 1e-36).squareRoot()
+    }
 
     /// The single Gaussian with the coverage-weighted first and second moments of `a` and `b`;
     /// its opacity spreads their coverage over its own area, capped by the opacity of the two
@@ -55,7 +64,7 @@ struct GaussianMoments {
         m.cov = (c(a.cov.0, b.cov.0, 0, 0), c(a.cov.1, b.cov.1, 0, 1), c(a.cov.2, b.cov.2, 0, 2),
                  c(a.cov.3, b.cov.3, 1, 1), c(a.cov.4, b.cov.4, 1, 2), c(a.cov.5, b.cov.5, 2, 2))
         let stacked = 1 - (1 - a.opacity) * (1 - b.opacity)
-        let spread = (a.coverage + b.coverage) / cbrt(max(m.determinant, 1e-36))
+        let spread = (a.coverage + b.coverage) / m.area
         m.opacity = min(stacked, spread, 0.999)
         for k in m.colour.indices { m.colour[k] = Float((Double(a.colour[k]) * wa + Double(b.colour[k]) * wb) / w) }
         return m

@@ -4,9 +4,10 @@
 //   1. Leaves: the centres are split at the median of the box's longest axis, recursively, until
 //      a box holds at most `leafSplats` (a binary tree, the lod-meta.json tree).
 //   2. Level 0 of a leaf is its splats in Morton order of their centres within the leaf's box.
-//   3. Level l + 1 of a leaf merges level l's splats in Morton-consecutive pairs (neighbours in
-//      space, mostly) by their moments (`GaussianMoments.merge`: coverage-weighted mean,
-//      covariance and colour; opacity spread over the merged area); an odd last splat is kept.
+//   3. Level l + 1 of a leaf merges level l's splats in pairs by their moments
+//      (`GaussianMoments.merge`: coverage-weighted mean, covariance and colour; opacity spread over
+//      the merged area). Pairs: in Morton order, each splat takes the nearest of the next 64 free
+//      ones, colour-weighted (`pairUp`); an odd last splat is kept.
 //      So each level holds about half the splats of the one below; `levels` levels in all (a
 //      leaf of one splat repeats it).
 // Leaves are independent: a `WorkerPool` builds them on every core, each worker claiming the next.
@@ -105,9 +106,7 @@ public enum LODBuilder {
             if l > 0 {
                 var next: [GaussianMoments] = []
                 next.reserveCapacity((current.count + 1) / 2)
-                var k = 0
-                while k + 1 < current.count { next.append(.merge(current[k], current[k + 1])); k += 2 }
-                if k < current.count { next.append(current[k]) }
+                current.pairUp(into: &next)
                 current = mortonSorted(next)
             }
             var c = SplatCloud(shDegree: cloud.shDegree)
@@ -158,5 +157,36 @@ extension SplatCloud {
     mutating func append(contentsOf other: SplatCloud) {
         positions += other.positions; scales += other.scales; rotations += other.rotations
         opacities += other.opacities; dc += other.dc; shRest += other.shRest
+    }
+}
+
+
+extension Array where Element == GaussianMoments {
+    /// How many unpaired splats, in Morton order after one, are looked at for its partner.
+    static let pairingWindow = 64
+
+    /// Merges Morton-ordered splats in pairs into `out`: each splat not yet taken takes, among the
+    /// next `pairingWindow` untaken ones, the one with the least |Δμ|²·(1 + |Δdc|²) — the nearest,
+    /// preferring one of its colour — so pairs are true neighbours even where the Morton curve
+    /// jumps. Every splat but possibly the last is paired: ⌈n/2⌉ splats come out.
+    func pairUp(into out: inout [GaussianMoments]) {
+        var used = [Bool](repeating: false, count: count)
+        for i in indices where !used[i] {
+            used[i] = true
+            var best = -1, bestCost = Double.infinity
+            var j = i + 1, seen = 0
+            while j < count && seen < Self.pairingWindow {
+                if !used[j] {
+                    seen += 1
+                    let d = self[j].mean - self[i].mean
+                    let a = self[i].colour, b = self[j].colour
+                    let dc = (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2])
+                    let cost = (d * d).sum() * (1 + Double(dc))
+                    if cost < bestCost { bestCost = cost; best = j }
+                }
+                j += 1
+            }
+            if best >= 0 { used[best] = true; out.append(.merge(self[i], self[best])) } else { out.append(self[i]) }
+        }
     }
 }

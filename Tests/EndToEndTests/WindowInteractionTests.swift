@@ -95,10 +95,11 @@ final class RunningWindow: @unchecked Sendable {
         return try ImageFile.load(path)
     }
 
-    /// Quits with q and returns stderr.
+    /// Quits with q and returns stderr (waiting up to 60 s for the exit: a loaded machine can be
+    /// slow to deliver the key and join the window's threads).
     func finish() throws -> String {
         if process.isRunning { _ = try? xdotool(["key", "q"]) }
-        Wait.until(timeout: 10, poll: 0.05) { !self.process.isRunning }
+        Wait.until(timeout: 60, poll: 0.05) { !self.process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         // Everything written before the exit is read once stderr reports its end.
