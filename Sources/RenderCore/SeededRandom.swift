@@ -7,6 +7,9 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     /// Creates a generator; equal seeds give equal sequences.
     public init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
 
+    /// A generator whose state starts at `state` itself (SplitMix64 as published, seeded with it).
+    public init(state: UInt64) { self.state = state }
+
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

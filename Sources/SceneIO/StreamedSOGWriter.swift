@@ -52,7 +52,7 @@ public enum StreamedSOGWriter {
             try? fm.removeItem(atPath: temp)
             try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
             // Chunks are independent: every worker encodes the next unclaimed one.
-            let job = ChunkJob(count: files.count, cancelled: cancelled) { k in
+            try ParallelLoop.run(count: files.count, threads: threads, cancelled: cancelled, progress: progress) { k in
                 let f = files[k]
                 var chunkOptions = options
                 if chunkOptions.shPaletteSize == nil { chunkOptions.shPaletteSize = min(1 << 16, f.count) }
@@ -63,9 +63,6 @@ public enum StreamedSOGWriter {
                 try FileManager.default.createDirectory(atPath: chunkFolder, withIntermediateDirectories: true)
                 try SOGWriter.writeFiles(encoded, into: chunkFolder)
             }
-            job.progress = progress
-            WorkerPool<ChunkJob>(threads: max(1, min(threads, files.count))).run(job) { job, _ in job.work() }
-            if let error = job.firstError { throw error }
             if cancelled?() == true { throw SceneIOError.cancelled(file: metaPath) }
             let meta = metaJSON(pyramid, names: names, place: layout.place, fit: fit)
             try Data(meta.utf8).write(to: URL(fileURLWithPath: (temp as NSString).appendingPathComponent((metaPath as NSString).lastPathComponent)))
@@ -120,42 +117,6 @@ extension SplatCloud {
             if r > 0 { c.shRest += shRest[(range.lowerBound * r)..<(range.upperBound * r)] }
         }
         return c
-    }
-}
-
-/// The chunks of one write, claimed one at a time by the workers; the first error stops the rest.
-private final class ChunkJob: @unchecked Sendable {
-    private let count: Int
-    private let encode: (Int) throws -> Void
-    private let cancelled: (@Sendable () -> Bool)?
-    private let state = Locked((next: 0, done: 0, error: nil as Error?))
-    var progress: ((Int, Int) -> Void)?
-
-    init(count: Int, cancelled: (@Sendable () -> Bool)?, encode: @escaping (Int) throws -> Void) {
-        self.count = count; self.cancelled = cancelled; self.encode = encode
-    }
-
-    var firstError: Error? { state.withLock { $0.error } }
-
-    func work() {
-        while true {
-            if cancelled?() == true { return }
-            let k: Int? = state.withLock { s in
-                guard s.error == nil, s.next < count else { return nil }
-                s.next += 1
-                return s.next - 1
-            }
-            guard let k else { return }
-            do {
-                try encode(k)
-                state.withLock { s in
-                    s.done += 1
-                    progress?(s.done, count)
-                }
-            } catch {
-                state.withLock { s in if s.error == nil { s.error = error } }
-            }
-        }
     }
 }
 

@@ -10,7 +10,7 @@
 //      ones, colour-weighted (`pairUp`); an odd last splat is kept.
 //      So each level holds about half the splats of the one below; `levels` levels in all (a
 //      leaf of one splat repeats it).
-// Leaves are independent: a `WorkerPool` builds them on every core, each worker claiming the next.
+// Leaves are independent: `ParallelLoop` builds them on every core, each worker claiming the next.
 // Memory: the pyramid is about twice the cloud (½ + ¼ + … more), plus one leaf's work per core.
 import Foundation
 import RenderCore
@@ -64,9 +64,14 @@ public enum LODBuilder {
         if cloud.count == 0 { leafSpans = [0..<0] }
 
         // 2–3. Each leaf's levels, in parallel.
-        let job = LeafJob(cloud: cloud, order: order, spans: leafSpans, levels: levels, cancelled: cancelled, progress: progress)
-        WorkerPool<LeafJob>(threads: options.threads).run(job) { job, _ in job.work() }
-        let built = job.results.withLock { $0.leaves }
+        let results = Locked([([SplatCloud], Bounds)?](repeating: nil, count: leafSpans.count))
+        let spans = leafSpans, leafOrder = order
+        // The leaves never throw: only `cancelled` can stop the loop early.
+        try? ParallelLoop.run(count: spans.count, threads: options.threads, cancelled: cancelled, progress: progress) { i in
+            let leaf = buildLeaf(cloud, Array(leafOrder[spans[i]]), levels: levels)
+            results.withLock { $0[i] = leaf }
+        }
+        let built = results.withLock { $0 }
         guard built.allSatisfy({ $0 != nil }) else { throw .cancelled }
         // Concatenate leaf by leaf per level.
         var out = [SplatCloud](repeating: SplatCloud(shDegree: cloud.shDegree), count: levels)
@@ -122,33 +127,6 @@ public enum LODBuilder {
         guard splats.count > 1 else { return splats }
         let means = splats.map { Vec3(Float($0.mean.x), Float($0.mean.y), Float($0.mean.z)) }
         return MortonOrder.indices(means, bounds: Bounds(points: means)).map { splats[Int($0)] }
-    }
-}
-
-/// The leaves to build, shared by the workers: each claims the next leaf until none is left.
-final class LeafJob {
-    let cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int
-    let progress: (@Sendable (Int, Int) -> Void)?
-    let cancelled: (@Sendable () -> Bool)?
-    let next = Locked(0)
-    /// Each leaf's levels and box once built, and how many are.
-    let results: Locked<(leaves: [([SplatCloud], Bounds)?], done: Int)>
-
-    init(cloud: SplatCloud, order: [Int], spans: [Range<Int>], levels: Int, cancelled: (@Sendable () -> Bool)?,
-         progress: (@Sendable (Int, Int) -> Void)?) {
-        self.cloud = cloud; self.order = order; self.spans = spans; self.levels = levels
-        self.cancelled = cancelled; self.progress = progress
-        results = Locked((Array(repeating: nil, count: spans.count), 0))
-    }
-
-    func work() {
-        while cancelled?() != true {
-            let i = next.withLock { n -> Int in n += 1; return n - 1 }
-            guard i < spans.count else { return }
-            let leaf = LODBuilder.buildLeaf(cloud, Array(order[spans[i]]), levels: levels)
-            let done = results.withLock { r -> Int in r.leaves[i] = leaf; r.done += 1; return r.done }
-            progress?(done, spans.count)
-        }
     }
 }
 

@@ -1,17 +1,12 @@
 import Foundation
+import RenderCore
 
 /// SplitMix64 seeded with the seed itself, so a test's random inputs follow from its seed alone
 /// (a failure reproduces). Tests share this one; RenderCore's `SeededRandom` offsets its seed.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var generator: SeededRandom
+    public init(seed: UInt64) { generator = SeededRandom(state: seed) }
+    public mutating func next() -> UInt64 { generator.next() }
 }
 
 /// Camera device nodes for tests of a missing camera.

@@ -59,8 +59,10 @@ final class SceneDropLoader: @unchecked Sendable {
         }
     }
 
-    /// Stops a level-of-detail build (a file load runs to its end) and waits for the thread.
-    deinit { thread.stop(timeout: 30) }
+    /// Stops a level-of-detail build and waits for it (it stops within a leaf or a chunk). A file
+    /// load cannot be interrupted: it is not waited for (the frame loop must not freeze), and
+    /// its thread ends by itself when the load does.
+    deinit { thread.stop(timeout: isLevelOfDetail ? 30 : 0) }
 
     private func set(_ s: State) { current.withLock { $0 = s } }
 
