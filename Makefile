@@ -2,7 +2,7 @@
 # Both install the Debian packages the project needs first (apt-get as root, else through sudo).
 
 SWIFT        ?= swift
-PACKAGES      = libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config \
+PACKAGES      = libassimp-dev libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config \
                 libopencv-dev opencv-data libegl1 libgles2 python3-pip libwebp-dev libzip-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core
 TEST_PACKAGES = xvfb xauth imagemagick xdotool binutils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -74,6 +74,8 @@ soak: deps test-deps
 FUZZ_SECONDS ?= 600
 fuzz: deps
 	bash Fuzz/run.sh $(FUZZ_SECONDS)
+	$(SWIFT) build -c release --product splatframe
+	python3 Fuzz/gltf.py $(FUZZ_SECONDS) .build/release/splatframe Fuzz/corpus/gltf/*.gl*
 
 # The command-line fuzz for FUZZ_CLI_SECONDS (600 by default) instead of CI's 500 seeded runs;
 # FUZZ_CLI_SEED picks the seed. Every run must exit (0, or 2 with one error line): no signal, no hang.

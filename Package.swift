@@ -3,6 +3,7 @@
 // Module graph (dependencies point one way, top to bottom):
 //   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
 //     (SceneIO ← SplatLOD: levels of detail for plain captures)
+//     (SceneIO ← AssimpImport: glTF/FBX/COLLADA/3DS in the importer child process, linked only by splatframe)
 //     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
 import Foundation
@@ -52,6 +53,8 @@ let package = Package(
         // WebP images and the ZIP container of PlayCanvas SOG.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        // glTF, FBX, COLLADA and 3DS: Assimp, used only by the importer child process (AssimpImport).
+        .systemLibrary(name: "CAssimp", pkgConfig: "assimp", providers: [.apt(["libassimp-dev"])]),
 
         // The webcam's native layer: capture (V4L2 / video files) and face detection (MediaPipe
         // BlazeFace loaded with dlopen, OpenCV Haar cascades) behind a C API (C++ inside).
@@ -79,6 +82,8 @@ let package = Package(
         .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         // Levels of detail built for any splat cloud (written as streamed SOG by SceneIO).
         .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast),
+        // The importer child process's work (`splatframe import-model`): Assimp → SceneIO's ImportedModel.
+        .target(name: "AssimpImport", dependencies: ["RenderCore", "SceneIO", "CAssimp"]),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
@@ -96,7 +101,7 @@ let package = Package(
         .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
         .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers"]),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "SplatLOD", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
+                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "SplatLOD", "AssimpImport", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 

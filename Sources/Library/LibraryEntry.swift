@@ -7,7 +7,7 @@ import Foundation
 public struct LibraryEntry: Sendable, Equatable, Hashable {
     /// What kind of thing the path names.
     public enum Kind: String, Sendable, Codable {
-        /// A scene file: PLY, .splat, .spz, .sog, OBJ, STL or our scene JSON.
+        /// A scene file: PLY, .splat, .spz, .sog, OBJ, STL, glTF, FBX, COLLADA, 3DS or our scene JSON.
         case file
         /// An unbundled PlayCanvas SOG: a folder holding `meta.json` and its images.
         case sogFolder

@@ -3,7 +3,7 @@ import RenderCore
 
 /// The content of a scene file: a mesh, a splat cloud or a point cloud.
 public enum LoadedScene: Sendable {
-    /// A triangle mesh (PLY with faces or tristrips, OBJ, STL), in the file's frame.
+    /// A triangle mesh (PLY with faces or tristrips, OBJ, STL; glTF, FBX, COLLADA, 3DS through the importer child process), in the file's frame.
     case mesh(TriangleMesh)
     /// Gaussian splats (3DGS PLY, compressed PLY, .splat in the file's frame; .spz converted to RDF).
     case splats(SplatCloud)

@@ -32,7 +32,7 @@ public enum SceneFile {
             throw SceneIOError.unreadable(file: path, reason: reason)
         }
         let dir = (path as NSString).deletingLastPathComponent
-        return try loadWithInfo(data: data, name: path, directory: dir.isEmpty ? "." : dir, progress: progress)
+        return try loadWithInfo(data: data, name: path, format: nil, directory: dir.isEmpty ? "." : dir, sourcePath: path, progress: progress)
     }
 
     /// Loads a scene from bytes in memory (fuzzing, network, tests).
@@ -62,12 +62,19 @@ public enum SceneFile {
     /// Loads bytes and summarises them; `directory` lets OBJ files find their .mtl and textures.
     public static func loadWithInfo(data: Data, name: String, format: SceneFormat? = nil, directory: String? = nil,
                                     progress: SceneLoadProgress? = nil) throws -> (scene: LoadedScene, info: SceneInfo) {
+        try loadWithInfo(data: data, name: name, format: format, directory: directory, sourcePath: nil, progress: progress)
+    }
+
+    /// `sourcePath`: the file the bytes were read from, when they were (the importer child reads it itself).
+    static func loadWithInfo(data: Data, name: String, format: SceneFormat?, directory: String?, sourcePath: String?,
+                             progress: SceneLoadProgress?) throws -> (scene: LoadedScene, info: SceneInfo) {
         let start = DispatchTime.now().uptimeNanoseconds
         let result = try data.withUnsafeBytes { raw -> ReadResult in
             let view = ByteView(bytes: raw, file: name)
             guard let f = format ?? SceneFormat.detect(raw, name: name) else {
                 throw SceneIOError.unknownFormat(file: name, found: view.sample(0, 12))
             }
+            if f.isImported { return try ImportedModelReader.read(path: sourcePath, view: view, format: f, directory: directory) }
             return try read(view, format: f, directory: directory, progress: progress)
         }
         let secs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -83,6 +90,8 @@ public enum SceneFile {
         case .obj: return try OBJReader.read(view, directory: directory, progress: progress)
         case .stl: return try STLReader.read(view, progress: progress)
         case .sog: return try SOGReader.read(view, directory: directory, progress: progress)
+        case .gltf, .fbx, .dae, .threeDS:
+            return try ImportedModelReader.read(path: nil, view: view, format: format, directory: directory)
         }
     }
 

@@ -15,6 +15,23 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
     case stl
     /// PlayCanvas SOG v1/v2: a `.sog` ZIP, or an unbundled folder (or the path of its `meta.json`).
     case sog
+    /// glTF 2.0: `.gltf` (JSON with `.bin` buffers and pictures beside it) or `.glb` (one binary
+    /// file). Imported by Assimp in a child process (`ModelImporterProcess`), like the three below.
+    case gltf
+    /// Autodesk FBX, binary or ASCII.
+    case fbx
+    /// COLLADA `.dae` (XML).
+    case dae
+    /// Autodesk 3D Studio `.3ds`.
+    case threeDS = "3ds"
+
+    /// Formats read through the importer child process (Assimp) rather than our own readers.
+    public var isImported: Bool {
+        switch self {
+        case .gltf, .fbx, .dae, .threeDS: return true
+        default: return false
+        }
+    }
 
     /// The format an extension names (case-insensitive, with or without the dot), or nil.
     public init?(extension ext: String) {
@@ -26,6 +43,10 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
         case "obj": self = .obj
         case "stl": self = .stl
         case "sog": self = .sog
+        case "gltf", "glb": self = .gltf
+        case "fbx": self = .fbx
+        case "dae": self = .dae
+        case "3ds": self = .threeDS
         default: return nil
         }
     }
@@ -33,7 +54,9 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
     /// Detects the format from the first bytes (magic numbers and headers), using the file
     /// name's extension only where bytes are ambiguous (.splat has no magic; OBJ and STL text).
     /// A ZIP (`PK\u{3}\u{4}`) is a bundled SOG; JSON in a file named `meta.json` (or
-    /// `lod-meta.json`, a streamed SOG's top level) is an unbundled SOG's.
+    /// `lod-meta.json`, a streamed SOG's top level) is an unbundled SOG's. `glTF` starts a `.glb`,
+    /// `Kaydara FBX Binary` an FBX, `<COLLADA` in the first 4 KB a `.dae`, a 3DS main chunk
+    /// (0x4D4D and the file's length) a `.3ds`; a `.gltf` (JSON) and ASCII FBX go by extension.
     /// - Parameters:
     ///   - bytes: the whole file (or at least its first kilobytes and its length).
     ///   - name: file name or path, for the extension hint.
@@ -44,6 +67,8 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
             return bytes.count >= u.count && zip(bytes.prefix(u.count), u).allSatisfy { $0 == $1 }
         }
         if starts("ply\n") || starts("ply\r\n") { return .ply }
+        if starts("glTF") { return .gltf }
+        if starts("Kaydara FBX Binary") { return .fbx }
         if starts("NGSP") || (bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) { return .spz }
         if SOGReader.isZip(bytes) && hint != .splat { return .sog }
         if bytes.count >= 84 {
@@ -51,10 +76,14 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
             if 84 + 50 * n == bytes.count { return .stl }
         }
         if hint == .splat || hint == .stl || hint == .sog { return hint }
+        if let hint, hint.isImported { return hint }
         let head = bytes.prefix(4096)
         let text = String(decoding: head, as: UTF8.self)
         if (name as NSString).lastPathComponent.lowercased().hasSuffix("meta.json"),
            text.drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }).hasPrefix("{") { return .sog }
+        if text.contains("<COLLADA") { return .dae }
+        if bytes.count >= 6, bytes[0] == 0x4D, bytes[1] == 0x4D,
+           Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 2, as: UInt32.self))) == bytes.count { return .threeDS }
         let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
         if trimmed.hasPrefix("solid") && (text.contains("facet") || text.contains("endsolid")) { return .stl }
         if hint == .obj { return .obj }

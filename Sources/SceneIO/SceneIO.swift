@@ -1,7 +1,8 @@
 // SceneIO — scene-file readers and writers.
 //
 // Job: read PLY (meshes, point clouds, 3DGS, PlayCanvas compressed), .splat, .spz, PlayCanvas
-// SOG (a .sog ZIP or an unbundled folder), OBJ and STL into `TriangleMesh` / `SplatCloud` /
+// SOG (a .sog ZIP or an unbundled folder), OBJ and STL (and glTF 2.0, FBX, COLLADA, 3DS through
+// Assimp in a child process: `ModelImporterProcess`, `ImportedModelReader`) into `TriangleMesh` / `SplatCloud` /
 // `PointCloud`; write 3DGS PLY, .splat and .spz (v3 gzip, v4 zstd). Splat clouds keep SH up to
 // degree 4; what a reader skipped or assumed is reported in `SceneInfo.warnings`.
 // Contract: never renders; rejects malformed input with a one-line error naming the file,

@@ -26,12 +26,15 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A member of a container (a ZIP entry of a `.sog`, a file of an unbundled SOG folder, or a
     /// field of its `meta.json`) is missing or does not hold what was expected.
     case badEntry(file: String, entry: String, expected: String, found: String)
+    /// The importer child process (glTF, FBX, COLLADA, 3DS through Assimp) refused the file,
+    /// crashed on it or ran out of time; `reason` says which.
+    case importFailed(file: String, reason: String)
 
     /// One line: `file: where: expected X, found Y`.
     public var description: String {
         switch self {
         case let .unreadable(f, r): return "\(f): cannot read: \(Self.clean(r, limit: 200))"
-        case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .spz, SOG, OBJ or STL)"
+        case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .spz, SOG, OBJ, STL, glTF, FBX, COLLADA or 3DS)"
         case let .badLine(f, l, e, found): return "\(f): line \(l): expected \(e), found \(Self.clean(found))"
         case let .badBytes(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
         case let .truncated(f, o, e): return "\(f): byte \(o): file ends early; expected \(e)"
@@ -41,6 +44,7 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
         case let .cancelled(f): return "\(f): stopped before it was finished"
         case let .unwritable(f, r): return "\(f): cannot write: \(Self.clean(r, limit: 200))"
         case let .badEntry(f, entry, e, found): return "\(f): \(Self.clean(entry)): expected \(e), found \(Self.clean(found))"
+        case let .importFailed(f, r): return "\(f): \(Self.plain(r))"
         }
     }
 
@@ -53,6 +57,13 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
         }
         if s.unicodeScalars.count > limit { out += "…" }
         return out.isEmpty ? "nothing" : "\"\(out)\""
+    }
+
+    /// Untrusted text on one printable line of at most 300 characters, without quotes.
+    static func plain(_ s: String) -> String {
+        var out = ""
+        for ch in s.unicodeScalars.prefix(300) { out.unicodeScalars.append(ch.value >= 32 && ch.value < 127 ? ch : "?") }
+        return s.unicodeScalars.count > 300 ? out + "…" : out
     }
 
     /// Printable form of raw bytes (for "found" fields).

@@ -8,7 +8,7 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info",
         abstract: "Print a scene file's format, elements, counts, bounds, SH degree, memory and load time.")
 
-    @Argument(help: "Scene file (.ply, .splat, .spz, .sog, .obj, .stl), a SOG folder, or a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded).")
+    @Argument(help: "Scene file (.ply, .splat, .spz, .sog, .obj, .stl, .gltf, .glb, .fbx, .dae, .3ds), a SOG folder, or a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded).")
     var file: String
 
     @Flag(help: "Print JSON instead of text.")

@@ -12,7 +12,7 @@ struct LibraryCommand: ParsableCommand {
         commandName: "library", abstract: "Browse scene files as a grid of thumbnails; open one in the head-tracked window.",
         discussion: """
             Lists every scene file in the folders (and one level of subfolders): PLY, .splat, .spz, .sog, SOG folders \
-            (meta.json), streamed SOG folders (lod-meta.json), OBJ, STL and scene JSON. With no folder: the bundled \
+            (meta.json), streamed SOG folders (lod-meta.json), OBJ, STL, glTF/GLB, FBX, COLLADA, 3DS and scene JSON. With no folder: the bundled \
             Scenes/ and $XDG_DATA_HOME/splatframe (else ~/.local/share/splatframe). Thumbnails are rendered in the \
             background and cached in $XDG_CACHE_HOME/splatframe/thumbnails (else ~/.cache/…), keyed by path, size and \
             modification time.

@@ -7,6 +7,7 @@ struct SplatFrameCommand: ParsableCommand {
         abstract: "A head-tracked window into 3D, rendered on the CPU.",
         subcommands: [CubeCommand.self, OpenCommand.self, RenderCommand.self, FrustumCommand.self, BenchCommand.self,
                       InfoCommand.self, ConvertCommand.self, GenerateCommand.self, TrackCommand.self, ConfigCommand.self,
-                      ExportCommand.self, CalibrateCommand.self, LibraryCommand.self, ControlsCommand.self, SetupCommand.self],
+                      ExportCommand.self, CalibrateCommand.self, LibraryCommand.self, ControlsCommand.self, SetupCommand.self,
+                      ImportModelCommand.self],
         defaultSubcommand: CubeCommand.self)
 }

@@ -163,7 +163,7 @@ final class LibraryView {
         drawHeader(snap.progress, into: fb, text: text, layout: l)
         if library.entries.isEmpty {
             let lines = ["No scene files in " + (folders.isEmpty ? "(no folders)" : folders.joined(separator: ", ")),
-                         "PLY, .splat, .spz, .sog, SOG folders, OBJ, STL and scene JSON are listed. Esc: quit"]
+                         "PLY, .splat, .spz, .sog, SOG folders, OBJ, STL, glTF, FBX, DAE, 3DS and scene JSON are listed. Esc: quit"]
             for (i, line) in lines.enumerated() {
                 text.draw(line, x: LibraryGridLayout.margin, y: LibraryGridLayout.headerHeight + i * text.lineHeight, into: fb,
                           color: Self.dim, maxWidth: fb.width - 2 * LibraryGridLayout.margin)
