@@ -216,3 +216,47 @@ import TestSupport
         }
     }
 }
+
+@Suite struct ImportedCOLLADATests {
+    /// A hand-written COLLADA triangle under a node that moves it by (0, 0, −2) and a red material.
+    static let dae = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+      <asset><unit meter="1"/><up_axis>Y_UP</up_axis></asset>
+      <library_effects><effect id="red-fx"><profile_COMMON><technique sid="t"><lambert>
+        <diffuse><color>1 0 0 1</color></diffuse></lambert></technique></profile_COMMON></effect></library_effects>
+      <library_materials><material id="red" name="red"><instance_effect url="#red-fx"/></material></library_materials>
+      <library_geometries><geometry id="tri"><mesh>
+        <source id="p"><float_array id="pa" count="9">0 0 0 1 0 0 0 1 0</float_array>
+          <technique_common><accessor source="#pa" count="3" stride="3">
+            <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+        <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+        <triangles material="m" count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p></triangles>
+      </mesh></geometry></library_geometries>
+      <library_visual_scenes><visual_scene id="s"><node id="n"><translate>0 0 -2</translate>
+        <instance_geometry url="#tri"><bind_material><technique_common>
+          <instance_material symbol="m" target="#red"/></technique_common></bind_material></instance_geometry>
+      </node></visual_scene></library_visual_scenes>
+      <scene><instance_visual_scene url="#s"/></scene>
+    </COLLADA>
+    """
+
+    @Test func aCOLLADATriangle() throws {
+        let dir = TestData.temporaryDirectory("dae").path
+        let path = dir + "/tri.dae"
+        try Data(Self.dae.utf8).write(to: URL(fileURLWithPath: path))
+        let (scene, info) = try SceneFile.loadWithInfo(path: path)
+        let m = try #require(mesh(scene))
+        #expect(info.format == .dae && info.variant.hasPrefix("COLLADA"))
+        #expect(m.triangleCount == 1)
+        for p in [Vec3(0, 0, -2), Vec3(1, 0, -2), Vec3(0, 1, -2)] {
+            #expect(m.positions.contains { maxDiff($0, p) < 1e-5 }, "\(p) missing from \(m.positions)")
+        }
+        let material = m.materials[m.groups.first?.material ?? 0]
+        #expect(material.name == "red" && material.baseColor == Vec4(1, 0, 0, 1), "\(material.name) \(material.baseColor)")
+        // Detected by content too.
+        let renamed = dir + "/model.bin"
+        try FileManager.default.copyItem(atPath: path, toPath: renamed)
+        #expect(try SceneFile.loadWithInfo(path: renamed).info.format == .dae)
+    }
+}
