@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "RenderCore", "TestSupport"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),
         .testTarget(name: "BenchTests", dependencies: ["Viewer", "Bench", "Export", "HeadTracking", "Settings", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: simdFlags),

@@ -17,7 +17,7 @@ root="$destdir$prefix"
 # Everything this script installs, relative to PREFIX (uninstall removes exactly these).
 icon_sizes="48 64 128 256"
 files=(bin/splatframe
-       share/splatframe/Scenes/cube.json share/splatframe/Scenes/demo-object.ply
+       share/splatframe/Scenes/cube.json share/splatframe/Scenes/mixed.json share/splatframe/Scenes/demo-object.ply
        share/splatframe/Scenes/demo-object.ply.splatframe.json share/splatframe/fetch-webcam-models.sh
        share/applications/splatframe.desktop share/mime/packages/splatframe.xml
        share/bash-completion/completions/splatframe share/zsh/vendor-completions/_splatframe
@@ -43,7 +43,7 @@ if [ "$uninstall" = 1 ]; then
 fi
 
 install -Dm755 "$binary" "$root/bin/splatframe"
-for f in cube.json demo-object.ply demo-object.ply.splatframe.json; do install -Dm644 "Scenes/$f" "$root/share/splatframe/Scenes/$f"; done
+for f in cube.json mixed.json demo-object.ply demo-object.ply.splatframe.json; do install -Dm644 "Scenes/$f" "$root/share/splatframe/Scenes/$f"; done
 # `splatframe setup webcam` runs it (after saying what it downloads and asking).
 install -Dm755 Scripts/fetch-webcam-models.sh "$root/share/splatframe/fetch-webcam-models.sh"
 install -Dm644 Packaging/splatframe.desktop "$root/share/applications/splatframe.desktop"

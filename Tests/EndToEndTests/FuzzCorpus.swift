@@ -48,6 +48,8 @@ struct FuzzCorpus {
             write("huge-count.ply", plyHeader + noise(40)),
             write("lod-meta.json", Array("{\"lodLevels\": 1e300, \"filenames\": [\"../../etc\"], \"tree\": {}}".utf8)),
             write("scene.json", Array("{\"type\": \"cube\", \"depth\": 1e300, \"walls\": {\"back\": \"/nonexistent.png\"}}".utf8)),
+            write("mixed.json", Array("{\"type\": \"scene\", \"objects\": [{\"file\": \"noise.glb\", \"size\": 1e300}, {\"file\": \"generate:1e300k\"}, {\"file\": \"mixed.json\"}]}".utf8)),
+            write("noise.glb", Array("glTF".utf8) + noise(300)), write("noise.gltf", noise(300)), write("noise.dae", Array("<COLLADA>".utf8) + noise(100)),
             write("camera.json", Array("{\"width\": 2147483648, \"height\": -1, \"view\": [], \"projection\": null}".utf8)),
             write("config.json", Array("{\"screenWidthMM\": \"nan\", \"head\": 5}".utf8)),
             TestData.projectRoot.appendingPathComponent("Scenes/cube.json").path,

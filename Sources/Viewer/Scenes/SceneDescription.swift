@@ -16,7 +16,7 @@ import Media
 /// JPEG, by its first bytes) or else a video (anything OpenCV/FFmpeg decodes: MP4, MKV, AVI,
 /// WebM…), which loops on the wall in step with the frame clock (`VideoTexture`).
 public struct SceneDescription: Sendable {
-    /// Only the cube room so far; mesh and splat files are opened directly.
+    /// The room (a scene JSON of `"type": "scene"`, meshes and splats placed together, is a `MixedSceneDescription`).
     public enum Kind: String, Sendable { case cube }
 
     public var kind: Kind
@@ -32,30 +32,27 @@ public struct SceneDescription: Sendable {
         self.kind = kind; self.depth = depth; self.walls = walls; self.targets = targets
     }
 
-    /// Reads a scene file.
+    /// Reads a room scene file (`"type": "cube"`; see `SceneJSON` for both kinds).
     public static func load(_ path: String) throws -> SceneDescription {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ViewerError.badJSON(path: path, reason: "cannot read scene file")
+        guard case .room(let d) = try SceneJSON.load(path) else {
+            throw ViewerError.badJSON(path: path, reason: "type: expected \"cube\" here, found \"scene\"")
         }
-        do {
-            let root = try JSONNode.parse(data)
-            let typeNode = try root.required("type", "\"cube\"")
-            guard let kind = Kind(rawValue: try typeNode.string("\"cube\"")) else { throw typeNode.fail("\"cube\"") }
-            let depth = try root.optional("depth").map { Float(try $0.number(in: 1e-6...100, "a room depth in metres, (0, 100]")) }
-            var walls: [CubeRoom.Wall: String] = [:]
-            let base = URL(fileURLWithPath: path).deletingLastPathComponent()
-            for (key, value) in (try root.optional("walls")?.members() ?? [:]).sorted(by: { $0.key < $1.key }) {
-                guard let wall = CubeRoom.Wall(rawValue: key) else {
-                    throw value.fail("a wall name (back, left, right, top, bottom)", found: "an unknown wall")
-                }
-                let p = try value.string("a picture or video file path")
-                walls[wall] = p.hasPrefix("/") ? p : base.appendingPathComponent(p).standardizedFileURL.path
+        return d
+    }
+
+    /// The room settings in `node` (`depth`, `walls`, `targets`), paths resolved against `base`.
+    static func parseRoom(_ node: JSONNode, base: URL) throws -> SceneDescription {
+        let depth = try node.optional("depth").map { Float(try $0.number(in: 1e-6...100, "a room depth in metres, (0, 100]")) }
+        var walls: [CubeRoom.Wall: String] = [:]
+        for (key, value) in (try node.optional("walls")?.members() ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let wall = CubeRoom.Wall(rawValue: key) else {
+                throw value.fail("a wall name (back, left, right, top, bottom)", found: "an unknown wall")
             }
-            let targets = try root.optional("targets")?.bool() ?? true
-            return SceneDescription(kind: kind, depth: depth, walls: walls, targets: targets)
-        } catch let e as JSONPathError {
-            throw ViewerError.badJSON(path: path, reason: e.description)
+            let p = try value.string("a picture or video file path")
+            walls[wall] = p.hasPrefix("/") ? p : base.appendingPathComponent(p).standardizedFileURL.path
         }
+        let targets = try node.optional("targets")?.bool() ?? true
+        return SceneDescription(kind: .cube, depth: depth, walls: walls, targets: targets)
     }
 
     /// This room with the command line's room options laid over it: each wall `overrides`

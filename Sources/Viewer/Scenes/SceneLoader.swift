@@ -24,6 +24,8 @@ public struct SceneLoader {
         case model(LoadedScene, name: String, sidecar: String?)
         /// A streamed SOG and the robust bounds of its coarsest level (the fit).
         case streamed(StreamedSOG, fitBounds: Bounds, name: String, sidecar: String)
+        /// Model files placed together; each file read once (by its resolved path).
+        case mixed(MixedSceneDescription, walls: SceneDescription.Walls?, files: [String: ObjectModel], name: String)
     }
 
     /// Options for model files.
@@ -83,9 +85,25 @@ public struct SceneLoader {
             kind = .model(.splats(SplatSceneGenerator.object(count: n)), name: "generate:\(n)", sidecar: nil)
             if self.options.up == nil { self.options.up = .posY }   // the generator builds y-up scenes
         case .sceneJSON(let path):
-            var d = try SceneDescription.load(path)
-            if let overrides = options.cubeRoom { d = d.overridden(by: overrides) }
-            kind = .description(d, try d.openWalls(playback: options.videoPlayback))
+            switch try SceneJSON.load(path) {
+            case .room(var d):
+                if let overrides = options.cubeRoom { d = d.overridden(by: overrides) }
+                kind = .description(d, try d.openWalls(playback: options.videoPlayback))
+            case .mixed(var m):
+                if let room = m.room {
+                    m.room = options.cubeRoom.map { room.overridden(by: $0) } ?? room
+                } else if options.room {
+                    m.room = options.cubeRoom ?? SceneDescription()
+                }
+                let walls = try m.room?.openWalls(playback: options.videoPlayback)
+                var files: [String: ObjectModel] = [:]
+                for o in m.objects where files[o.file] == nil {
+                    let model = try Self.objectModel(o.file, in: path, progress: progress)
+                    warnings += model.warnings
+                    files[o.file] = model
+                }
+                kind = .mixed(m, walls: walls, files: files, name: (path as NSString).lastPathComponent)
+            }
         case let .streamedSOG(path, meta):
             let sog = try StreamedSOG.open(meta)
             if let l = options.lod.forcedLevel, l < 0 || l >= sog.levelCount {
@@ -203,6 +221,8 @@ public struct SceneLoader {
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen)
         case let .streamed(sog, bounds, name, sidecar):
             return try streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen)
+        case let .mixed(d, walls, files, name):
+            return mixedScene(d, walls: walls, files: files, name: name, screen: screen)
         }
         if options.twoSidedBuiltIns {
             for i in built.items.indices { built.items[i].settings.twoSidedLighting = true }
@@ -247,14 +267,8 @@ public struct SceneLoader {
         let depth = screen.width
         let room = options.room ? CubeRoom(screen: screen, showTargets: false).mesh() : nil
         switch loaded {
-        case var .mesh(mesh):
-            mesh.computeNormalsIfMissing()
-            if mesh.materials.isEmpty { mesh.materials = [.init()] }
-            // Meshes without colour or texture get the llvmpipe baseline's 0.8 grey.
-            for i in mesh.materials.indices where mesh.materials[i].texture == nil && mesh.colors.isEmpty
-                && mesh.materials[i].baseColor == Vec4(1, 1, 1, 1) {
-                mesh.materials[i].baseColor = Vec4(0.8, 0.8, 0.8, 1)
-            }
+        case let .mesh(file):
+            let mesh = Self.drawable(file)
             let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .posY)
             let fit = SceneFit(bounds: mesh.bounds, screen: screen, depth: depth)
             let settings = RasterSettings(cullBackFaces: options.cullBackFaces, twoSidedLighting: options.twoSided)
@@ -264,20 +278,102 @@ public struct SceneLoader {
             let fit = SceneFit(bounds: RobustBounds.of(cloud.positions), screen: screen, depth: depth)
             return ModelScene(name: name, content: .splats(SplatRenderer.prepare(cloud)), fit: fit, placement: placement, room: room)
         case let .points(points):
-            // Points become small round splats: one clear mechanism for everything that is not triangles.
             let b = RobustBounds.of(points.positions)
-            let radius = max(1e-6, (b.isEmpty ? 1 : b.size.length) * 0.0015)
-            var cloud = SplatCloud(shDegree: 0)
-            cloud.reserveCapacity(points.count)
-            for i in 0..<points.count {
-                let c = i < points.colors.count ? points.colors[i] : Vec4(0.85, 0.85, 0.85, 1)
-                cloud.append(position: points.positions[i], scale: Vec3(repeating: radius), rotation: .identity,
-                             opacity: 1, dc: SplatCloud.dcFromColor(Vec3(c.x, c.y, c.z)))
-            }
             let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .posY)
             let fit = SceneFit(bounds: b, screen: screen, depth: depth)
-            return ModelScene(name: name, content: .splats(SplatRenderer.prepare(cloud)), fit: fit, placement: placement, room: room)
+            return ModelScene(name: name, content: .splats(SplatRenderer.prepare(Self.splats(points))), fit: fit, placement: placement, room: room)
         }
+    }
+
+    /// A mesh as the viewer draws it: normals made where missing, a material, and the llvmpipe
+    /// baseline's 0.8 grey for meshes without colour or texture.
+    static func drawable(_ file: TriangleMesh) -> TriangleMesh {
+        var mesh = file
+        mesh.computeNormalsIfMissing()
+        if mesh.materials.isEmpty { mesh.materials = [.init()] }
+        for i in mesh.materials.indices where mesh.materials[i].texture == nil && mesh.colors.isEmpty
+            && mesh.materials[i].baseColor == Vec4(1, 1, 1, 1) {
+            mesh.materials[i].baseColor = Vec4(0.8, 0.8, 0.8, 1)
+        }
+        return mesh
+    }
+
+    /// Points as small round splats: one clear mechanism for everything that is not triangles.
+    static func splats(_ points: PointCloud) -> SplatCloud {
+        let b = RobustBounds.of(points.positions)
+        let radius = max(1e-6, (b.isEmpty ? 1 : b.size.length) * 0.0015)
+        var cloud = SplatCloud(shDegree: 0)
+        cloud.reserveCapacity(points.count)
+        for i in 0..<points.count {
+            let c = i < points.colors.count ? points.colors[i] : Vec4(0.85, 0.85, 0.85, 1)
+            cloud.append(position: points.positions[i], scale: Vec3(repeating: radius), rotation: .identity,
+                         opacity: 1, dc: SplatCloud.dcFromColor(Vec3(c.x, c.y, c.z)))
+        }
+        return cloud
+    }
+
+    /// A mixed scene's object as read: the model and the axis that is up unless the JSON says.
+    struct ObjectModel {
+        var scene: LoadedScene
+        var up: UpAxis
+        /// What the reader noticed; whether the file asked for antialiased rendering.
+        var warnings: [String] = []
+        var antialiased = false
+    }
+
+    /// Reads one object of the mixed scene `json`: a model file, `sphere:N` or `generate:N`.
+    private static func objectModel(_ file: String, in json: String, progress: ((Int, Int) -> Void)?) throws -> ObjectModel {
+        switch try SceneSource.resolve(file) {
+        case .sphere(let n):
+            let res = MeshGenerator.sphereResolution(triangles: n)
+            var mesh = MeshGenerator.sphere(center: .zero, radius: 1, segments: res.segments, rings: res.rings)
+            mesh.materials = [.init(name: "grey", baseColor: Vec4(0.8, 0.8, 0.8, 1))]
+            return ObjectModel(scene: .mesh(mesh), up: .posY)
+        case .generated(let n):
+            return ObjectModel(scene: .splats(SplatSceneGenerator.object(count: n)), up: .posY)
+        case .room, .sceneJSON:
+            throw ViewerError.sceneLoad(path: file, reason: "a scene's objects are model files, not the room or scene JSON (in \(json))")
+        case .file(let path), .streamedSOG(let path, _):
+            let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
+            var up = UpAxis.posY
+            if case .splats = scene { up = .negY }
+            return ObjectModel(scene: scene, up: up, warnings: info.warnings, antialiased: info.antialiased ?? false)
+        }
+    }
+
+    /// A mixed scene's objects placed for `screen`, inside its room if it has one.
+    private func mixedScene(_ d: MixedSceneDescription, walls: SceneDescription.Walls?, files: [String: ObjectModel],
+                            name: String, screen: ScreenGeometry) -> MixedScene {
+        var meshes: [MixedScene.MeshObject] = []
+        var splatObjects: [MixedScene.SplatObject] = []
+        var prepared: [String: PreparedSplats] = [:]
+        let settings = RasterSettings(cullBackFaces: options.cullBackFaces, twoSidedLighting: options.twoSided)
+        for o in d.objects {
+            guard let model = files[o.file] else { continue }
+            let cloud: SplatCloud, up = model.up
+            switch model.scene {
+            case .mesh(let m):
+                let mesh = Self.drawable(m)
+                meshes.append(.init(mesh: mesh, matrix: o.matrix(bounds: mesh.bounds, up: up, screen: screen), settings: settings))
+                continue
+            case .splats(let s): cloud = s
+            case .points(let p): cloud = Self.splats(p)
+            }
+            let bounds = RobustBounds.of(cloud.positions)
+            let matrix = o.matrix(bounds: bounds, up: up, screen: screen)
+            let splats = prepared[o.file] ?? SplatRenderer.prepare(cloud)
+            prepared[o.file] = splats
+            let c = matrix.transform(point: bounds.isEmpty ? .zero : bounds.center)
+            splatObjects.append(.init(splats: splats, matrix: matrix, centre: Vec3(c.x, c.y, c.z) / c.w,
+                                      antialias: options.antialias ?? model.antialiased))
+        }
+        var room: TriangleMesh?
+        var videos: [VideoTexture] = []
+        if let r = d.room, let walls {
+            room = r.room(screen: screen, walls: walls).mesh()
+            videos = CubeRoom.Wall.allCases.compactMap { walls.videos[$0] }
+        }
+        return MixedScene(name: name, room: room, meshes: meshes, splatObjects: splatObjects, videos: videos)
     }
 
     /// A lit grey sphere of about `triangles` triangles whose silhouette fills about a third of the

@@ -1,0 +1,115 @@
+// MixedScene — meshes and splat captures placed together (a scene JSON of `"type": "scene"`),
+// optionally inside the parallax-cube room.
+//
+// Contract: every mesh (the room's too) is drawn first, writing depth; then each splat object is
+// drawn depth-tested against that depth, so a splat behind an opaque mesh is hidden per pixel —
+// the way a capture inside the room is composited, generalised. Splat objects are drawn far to
+// near (by their centres' distance from the eye), each over what is already there and writing
+// its own depth (where its opacity passes ½), so objects apart from each other composite
+// correctly; splats of two objects that interpenetrate are cut at that depth, not interleaved.
+import Media
+import RenderCore
+import SplatRender
+import TriangleRaster
+
+public final class MixedScene: Scene {
+    /// A mesh and where it sits.
+    public struct MeshObject {
+        public var mesh: TriangleMesh
+        /// Model → screen space.
+        public var matrix: Matrix4
+        public var settings: RasterSettings
+        public init(mesh: TriangleMesh, matrix: Matrix4, settings: RasterSettings) {
+            self.mesh = mesh; self.matrix = matrix; self.settings = settings
+        }
+    }
+
+    /// A splat capture and where it sits.
+    public struct SplatObject {
+        public var splats: PreparedSplats
+        /// Model → screen space (a similarity).
+        public var matrix: Matrix4
+        /// Its bounds' centre in screen space (metres): the far-to-near order.
+        public var centre: Vec3
+        /// Mip-Splatting-style opacity compensation for this capture.
+        public var antialias: Bool
+        public init(splats: PreparedSplats, matrix: Matrix4, centre: Vec3, antialias: Bool) {
+            self.splats = splats; self.matrix = matrix; self.centre = centre; self.antialias = antialias
+        }
+    }
+
+    public let name: String
+    /// The room (drawn like a mesh), if any.
+    public let room: TriangleMesh?
+    public var meshes: [MeshObject]
+    public var splatObjects: [SplatObject]
+    /// The room's video walls, advanced with the frame clock.
+    public var videos: [VideoTexture]
+    public var background = Vec3(0, 0, 0)
+
+    public init(name: String, room: TriangleMesh?, meshes: [MeshObject], splatObjects: [SplatObject], videos: [VideoTexture] = []) {
+        self.name = name; self.room = room; self.meshes = meshes; self.splatObjects = splatObjects; self.videos = videos
+    }
+
+    public var primitiveKind: PrimitiveKind { splatObjects.isEmpty ? .triangles : .splats }
+
+    /// Splats when there are splat objects (what costs), else triangles.
+    public var primitiveCount: Int {
+        splatObjects.isEmpty ? meshes.reduce(room?.triangleCount ?? 0) { $0 + $1.mesh.triangleCount }
+            : splatObjects.reduce(0) { $0 + $1.splats.count }
+    }
+
+    /// Placed by its JSON: not placeable in the window.
+    public var placement: Placement? {
+        get { nil }
+        set {}
+    }
+
+    public var ownStages: [SceneStage] { videos.isEmpty ? [] : [.advance] }
+
+    public func advance(to time: Double) {
+        for v in videos { v.advance(to: time) }
+    }
+
+    /// The splat objects' order for `camera`: farthest first.
+    func drawOrder(camera: Camera) -> [Int] {
+        let eye = camera.position
+        return splatObjects.indices.sorted { a, b in
+            let da = splatObjects[a].centre - eye, db = splatObjects[b].centre - eye
+            let la = (da * da).sum(), lb = (db * db).sum()
+            return la != lb ? la > lb : a < b
+        }
+    }
+
+    public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
+        let t0 = MonotonicClock.now()
+        var stats = FrameStats()
+        stats.clearMs = context.clear(target, background: background)
+        if let room {
+            context.raster.settings = RasterSettings()
+            stats.raster += context.raster.draw(room, camera: camera, into: target)
+        }
+        for m in meshes {
+            context.raster.settings = m.settings
+            stats.raster += context.raster.draw(m.mesh, model: m.matrix, camera: camera, into: target)
+        }
+        var times: SplatStageTimes?
+        let writesDepth = context.splats.writesDepth
+        context.splats.writesDepth = true   // the next object is tested against this one
+        for i in drawOrder(camera: camera) {
+            let o = splatObjects[i]
+            var cam = camera
+            cam.view = camera.view * o.matrix
+            context.splats.antialias = o.antialias
+            let t = context.splats.render(o.splats, camera: cam, into: target, depthTest: true)
+            var sum = times ?? SplatStageTimes()
+            sum.preprocess += t.preprocess; sum.sort += t.sort; sum.bin += t.bin; sum.blend += t.blend
+            sum.visibleSplats += t.visibleSplats; sum.tileSplatPairs += t.tileSplatPairs; sum.droppedSplats += t.droppedSplats
+            times = sum
+        }
+        context.splats.writesDepth = writesDepth
+        stats.splat = times
+        stats.totalMs = (MonotonicClock.now() - t0) * 1000
+        return stats
+    }
+}
