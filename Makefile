@@ -2,9 +2,9 @@
 # Both install the Debian packages the project needs first (apt-get as root, else through sudo).
 
 SWIFT        ?= swift
-PACKAGES      = libassimp-dev libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config \
+PACKAGES      = libassimp-dev libcurl4-openssl-dev libsdl2-dev libpng-dev libturbojpeg0-dev zlib1g-dev libzstd-dev pkg-config \
                 libopencv-dev opencv-data libegl1 libgles2 python3-pip libwebp-dev libzip-dev libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core
-TEST_PACKAGES = xvfb xauth imagemagick xdotool binutils
+TEST_PACKAGES = xvfb xauth imagemagick xdotool binutils openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test build deps test-deps webcam-models bench fuzz fuzz-cli sanitize soak clean install uninstall deb deb-check

@@ -3,6 +3,7 @@
 // Module graph (dependencies point one way, top to bottom):
 //   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
 //     (SceneIO ← SplatLOD: levels of detail for plain captures)
+//     (Downloads ← Viewer: scenes opened from a URL)
 //     (SceneIO ← AssimpImport: glTF/FBX/COLLADA/3DS in the importer child process, linked only by splatframe)
 //     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
@@ -64,6 +65,8 @@ let package = Package(
                                  .linkedLibrary("opencv_imgcodecs"), .linkedLibrary("opencv_videoio"),
                                  .linkedLibrary("opencv_objdetect"), .linkedLibrary("dl"), .linkedLibrary("stdc++")]),
 
+        // libcurl's easy interface with one plain wrapper per option type (its setopt is variadic).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // Counts heap allocations (interposes malloc & co.) for the bench's bytes-per-frame figure.
         .target(name: "CAllocationCounter"),
 
@@ -82,6 +85,8 @@ let package = Package(
         .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         // Levels of detail built for any splat cloud (written as streamed SOG by SceneIO).
         .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast),
+        // Scenes posted online: one HTTPS file into a cache keyed by its URL (revalidated, resumable, bounded).
+        .target(name: "Downloads", dependencies: ["CCurl", "RenderCore"]),
         // The importer child process's work (`splatframe import-model`): Assimp → SceneIO's ImportedModel.
         .target(name: "AssimpImport", dependencies: ["RenderCore", "SceneIO", "CAssimp"]),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),
@@ -92,7 +97,7 @@ let package = Package(
         // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
         .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural"]),
         .target(name: "Viewer",
-                dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO", "SplatLOD",
+                dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO", "SplatLOD", "Downloads",
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
                 swiftSettings: fast),
         // Headless frame-time measurement; a replay rendered to frames; the scene library's files and thumbnails.
@@ -110,6 +115,7 @@ let package = Package(
 
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "TriangleRasterTests", dependencies: ["TriangleRaster", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
