@@ -104,9 +104,9 @@ let package = Package(
         .target(name: "Bench", dependencies: ["Viewer", "RenderCore", "SplatRender", "HeadTracking", "Settings", "Workers", "CAllocationCounter"],
                 swiftSettings: fast),
         .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
-        .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers"]),
+        .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers", "Downloads", "JSONInput"]),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "SplatLOD", "AssimpImport", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
+                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "SplatLOD", "AssimpImport", "Downloads", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 

@@ -13,6 +13,8 @@ public struct LibraryEntry: Sendable, Equatable, Hashable {
         case sogFolder
         /// A streamed SOG: a folder holding `lod-meta.json` (opened as SceneIO allows).
         case streamedSOG
+        /// A scene listed by a feed (`LibraryFeed`): `path` is its URL, downloaded when opened.
+        case online
     }
 
     /// Absolute, standardised path of the file or folder (what `SceneLoader` opens).
@@ -25,14 +27,25 @@ public struct LibraryEntry: Sendable, Equatable, Hashable {
     public var modified: Int64
     /// Bytes on disk (for a folder: the sum of its files').
     public var byteSize: Int64
+    /// An online entry's picture URL (from its feed), or nil.
+    public var thumbnailURL: String?
 
     public init(path: String, displayName: String, kind: Kind, modified: Int64, byteSize: Int64) {
         self.path = path; self.displayName = displayName; self.kind = kind; self.modified = modified; self.byteSize = byteSize
     }
 
+    /// An online scene from a feed: named `name`, shown by the picture at `thumbnail` if any.
+    public init(url: String, name: String, thumbnail: String?) {
+        self.init(path: url, displayName: name, kind: .online, modified: 0, byteSize: 0)
+        thumbnailURL = thumbnail
+    }
+
     /// The format as its name says, before the file is read: "PLY", "SPZ", "SCENE JSON", "SOG FOLDER"…
     public var formatHint: String {
         switch kind {
+        case .online:
+            let ext = ((URLComponents(string: path)?.path ?? "") as NSString).pathExtension
+            return ext.isEmpty ? "online" : ext.uppercased()
         case .sogFolder: return "SOG folder"
         case .streamedSOG: return "streamed SOG"
         case .file:
@@ -77,7 +90,7 @@ public struct LibraryItemInfo: Sendable, Codable, Equatable {
     public init(format: String, kind: String, count: Int) { self.format = format; self.kind = kind; self.count = count }
 
     /// "PLY · 2,000 splats".
-    public var summary: String { "\(format) · \(Self.grouped(count)) \(kind)" }
+    public var summary: String { kind == "online" ? "\(format) · online" : "\(format) · \(Self.grouped(count)) \(kind)" }
 
     /// 1234567 → "1,234,567" (locale-independent).
     public static func grouped(_ n: Int) -> String {

@@ -1,6 +1,7 @@
 // SceneLibrary — the library's model: the scenes found, and their thumbnails, made on a
 // background thread (cache first, then rendering) while the grid polls their state.
 import Viewer
+import Downloads
 import Foundation
 import RenderCore
 import Workers
@@ -63,6 +64,8 @@ public final class SceneLibrary: Sendable {
     public let cache: ThumbnailCache?
     /// Render threads and supersampling of the background renderer.
     private let threads: Int, supersample: Int
+    /// Where online entries' pictures are downloaded (nil cache folder: temporary).
+    private let downloads: DownloadOptions
 
     private struct Shared {
         var thumbnails: [Thumbnail]
@@ -80,8 +83,9 @@ public final class SceneLibrary: Sendable {
     /// A library of `entries` with `width`×`height` thumbnails (default 256×144), cached in
     /// `cache`, rendered on `threads` threads at `supersample`× the size.
     public init(entries: [LibraryEntry], cache: ThumbnailCache?, width: Int = 256, height: Int = 144,
-                threads: Int = max(1, CoreCount.available - 1), supersample: Int = 2) {
-        self.entries = entries; self.cache = cache
+                threads: Int = max(1, CoreCount.available - 1), supersample: Int = 2,
+                downloads: DownloadOptions = DownloadOptions(cacheFolder: nil)) {
+        self.entries = entries; self.cache = cache; self.downloads = downloads
         self.width = max(1, width); self.height = max(1, height)
         self.threads = max(1, threads); self.supersample = max(1, supersample)
         shared = Locked(Shared(thumbnails: Array(repeating: .pending, count: entries.count),
@@ -148,6 +152,7 @@ public final class SceneLibrary: Sendable {
             loadCached()
             let r = ThumbnailRenderer(threads: threads)
             r.supersample = supersample
+            r.downloads = downloads
             renderer = r
             return true
         }

@@ -22,7 +22,7 @@ public struct ThumbnailCache: Sendable {
     /// The key of `entry`'s thumbnail at `width`×`height`: changes with the path, the size, the
     /// file's modification time and its byte size.
     public static func key(for entry: LibraryEntry, width: Int, height: Int) -> String {
-        StableHash.hex("v\(version)|\(entry.path)|\(width)x\(height)|\(entry.modified)|\(entry.byteSize)")
+        StableHash.hex("v\(version)|\(entry.path)|\(width)x\(height)|\(entry.modified)|\(entry.byteSize)|\(entry.thumbnailURL ?? "")")
     }
 
     /// The picture's path for `key`.

@@ -1,5 +1,7 @@
 // ThumbnailRenderer — one scene drawn headless, small, the way `open` shows it first: placed
 // behind a screen of the thumbnail's aspect and seen from the neutral eye.
+import Downloads
+import ImageIO
 import Viewer
 import Foundation
 import RenderCore
@@ -14,6 +16,8 @@ public final class ThumbnailRenderer {
     public var screenWidth: Float = 0.6
     /// Rendered at this many times the size, then averaged down (smooth edges).
     public var supersample = 2
+    /// Where online entries' pictures are downloaded.
+    public var downloads = DownloadOptions(cacheFolder: nil)
     private let context: RenderContext
 
     /// - Parameter threads: render threads (the library uses one less than the cores, so the grid stays smooth).
@@ -26,6 +30,7 @@ public final class ThumbnailRenderer {
     /// - Throws: the loader's one-line error (a broken file, an unsupported format…).
     public func render(_ entry: LibraryEntry, width: Int, height: Int,
                        progress: ((Int, Int) -> Void)? = nil) throws -> (image: RGBAImage, info: LibraryItemInfo) {
+        if entry.kind == .online { return try online(entry, width: width, height: height) }
         var options = SceneLoader.ModelOptions()
         options.videoPlayback = .frameExact   // a video wall shows its first frame, not a black one
         let loader = try SceneLoader(path: entry.path, options: options, progress: progress)
@@ -44,6 +49,28 @@ public final class ThumbnailRenderer {
             info = LibraryItemInfo(format: entry.formatHint, kind: scene.primitiveKind.rawValue, count: scene.primitiveCount)
         }
         return (image, info)
+    }
+
+    /// An online entry: its feed's picture fitted into the cell (letterboxed), else a plain card;
+    /// the scene itself is downloaded only when chosen.
+    func online(_ entry: LibraryEntry, width: Int, height: Int) throws -> (image: RGBAImage, info: LibraryItemInfo) {
+        let info = LibraryItemInfo(format: entry.formatHint, kind: "online", count: 0)
+        var out = RGBAImage(width: width, height: height, fill: 0xFF40_3020)
+        guard let url = entry.thumbnailURL else { return (out, info) }
+        let result = try Downloader.fetch(url, options: downloads)
+        defer { if let t = result.temporaryFolder { try? FileManager.default.removeItem(atPath: t) } }
+        let picture = try ImageFile.load(result.path)
+        let scale = min(Double(width) / Double(picture.width), Double(height) / Double(picture.height))
+        let w = max(1, Int(Double(picture.width) * scale)), h = max(1, Int(Double(picture.height) * scale))
+        let x0 = (width - w) / 2, y0 = (height - h) / 2
+        for y in 0..<h {
+            for x in 0..<w {
+                // Nearest texel at the cell pixel's centre.
+                let sx = min(picture.width - 1, Int((Double(x) + 0.5) / scale)), sy = min(picture.height - 1, Int((Double(y) + 0.5) / scale))
+                out.pixels[(y0 + y) * width + x0 + x] = picture.pixels[sy * picture.width + sx]
+            }
+        }
+        return (out, info)
     }
 
     /// The framebuffer averaged over `s`×`s` blocks (sRGB values averaged directly: a thumbnail).

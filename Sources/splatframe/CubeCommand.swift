@@ -1,4 +1,5 @@
 import ArgumentParser
+import Downloads
 import Foundation
 import RenderCore
 import Viewer
@@ -14,13 +15,17 @@ struct CubeCommand: ParsableCommand {
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var windowOptions: WindowOptions
     @OptionGroup var head: HeadOptions
+    @OptionGroup var download: DownloadOptionGroup
 
     func run() throws {
         let description = room.description
         // Pictures decoded and videos opened before the window opens, so a bad file is the one-line error.
         let walls = try description.openWalls(playback: .realtime)
+        // A file or URL dropped on the window opens as `open` would open it.
+        var drops = SceneLoader.ModelOptions()
+        drops.download = download.options(defaultCache: DownloadOptions.defaultCacheFolder())
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head.resolved,
-                               modelFile: nil) { screen, _ in
+                               modelFile: nil, dropOptions: drops) { screen, _ in
             description.scene(screen: screen, walls: walls)
         }
     }

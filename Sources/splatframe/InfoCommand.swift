@@ -1,5 +1,6 @@
 // splatframe — `info`: load a scene file and print what it holds (text or JSON).
 import ArgumentParser
+import Downloads
 import Foundation
 import SceneIO
 
@@ -8,8 +9,9 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info",
         abstract: "Print a scene file's format, elements, counts, bounds, SH degree, memory and load time.")
 
-    @Argument(help: "Scene file (.ply, .splat, .spz, .sog, .obj, .stl, .gltf, .glb, .fbx, .dae, .3ds), a SOG folder, or a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded).")
+    @Argument(help: "Scene file (.ply, .splat, .spz, .sog, .obj, .stl, .gltf, .glb, .fbx, .dae, .3ds), a SOG folder, a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded), or an https:// URL of a file (downloaded to $XDG_CACHE_HOME/splatframe/downloads).")
     var file: String
+    @OptionGroup var download: DownloadOptionGroup
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -17,7 +19,17 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         let progress = TerminalProgress(label: "loading")
         do {
-            let info = try SceneFile.info(path: file, progress: progress.callback)
+            var path = file
+            if Downloader.isURL(file) {
+                let fetching = TerminalProgress(label: "downloading")
+                let result = try Downloader.fetch(file, options: download.options(defaultCache: DownloadOptions.defaultCacheFolder()),
+                                                  progress: { done, total in fetching.callback(Int(done), Int(total ?? 0)) })
+                fetching.finish()
+                if let note = result.note { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
+                path = result.path
+            }
+            var info = try SceneFile.info(path: path, progress: progress.callback)
+            if path != file { info.path = file }
             progress.finish()
             print(json ? info.json : info.text, terminator: json ? "\n" : "")
         } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Downloads
 import Foundation
 import HeadTracking
 import RenderCore
@@ -36,7 +37,9 @@ struct OpenCommand: ParsableCommand {
         let file = source.description
         // Small files are read before the window opens, so their errors come first; large ones load
         // inside the window with a progress bar (and the terminal's progress line).
-        let large = source.modelFile.map { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0) > Self.windowLoadBytes } ?? false
+        // A URL downloads inside the window too (its progress bar), from the cache when it can.
+        let large = source.modelFile.map { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0) > Self.windowLoadBytes }
+            ?? (source.path != nil && Downloader.isURL(file))
         let early = large ? nil : try SceneLoader(source: source, options: options, progress: LoadProgress.reporter(for: file))
         // A large plain capture is drawn whole while its levels of detail are built (`levelsJob`).
         let job = Locked<LevelOfDetailJob?>(nil)

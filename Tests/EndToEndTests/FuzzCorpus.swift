@@ -24,6 +24,8 @@ struct FuzzCorpus {
     let root: URL
     private let files: [String]
     private let logs: [String]
+    /// Scenes named by URL, served on the loopback (a file, a 404, a redirect loop).
+    private let server: LoopbackHTTPServer
 
     init() throws {
         let dir = TestData.temporaryDirectory()
@@ -36,6 +38,10 @@ struct FuzzCorpus {
         }
         var rng = SplitMix64(seed: 7)
         func noise(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) } }
+        server = try LoopbackHTTPServer()
+        server.route("/noise.ply", .file(noise(300), etag: "\"n\"", lastModified: nil))
+        server.route("/cube.json", .file(Array(#"{"type": "cube"}"#.utf8), etag: nil, lastModified: nil))
+        server.route("/loop.spz", .redirect("/loop.spz"))
         let folder = dir.appendingPathComponent("folder.sog").path
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let plyHeader = Array("ply\nformat binary_little_endian 1.0\nelement vertex 4294967295\nproperty float x\nend_header\n".utf8)
@@ -115,10 +121,12 @@ struct FuzzCorpus {
         case (.fit, false): return hostile + ["x"]
         case (.text, true): return ["object", "room"]
         case (.text, false): return hostile + ["x"]
-        case (.scene, true): return ["cube", "generate:200", "sphere:100", TestData.projectRoot.appendingPathComponent("Scenes/cube.json").path]
+        case (.scene, true): return ["cube", "generate:200", "sphere:100", TestData.projectRoot.appendingPathComponent("Scenes/cube.json").path,
+                                     server.url("/cube.json")]
         case (.scene, false): return ["generate:infk", "generate:1e300k", "generate:nan", "generate:-5", "generate:", "generate:2147483648",
-                                      "sphere:1e300", "sphere:-1", "sphere:x"] + files
-        case (.file, _), (.wall, _), (.folder, _): return files
+                                      "sphere:1e300", "sphere:-1", "sphere:x"] + files + urls
+        case (.file, _), (.folder, _): return files + urls
+        case (.wall, _): return files
         case (.log, true): return [logs[0]]
         case (.log, false): return logs + files
         case (.outFile, true): return [tmp("out.png"), tmp("out.ply"), tmp("out.spz"), tmp("out.splat"), tmp("out.csv")]
@@ -128,6 +136,12 @@ struct FuzzCorpus {
         case (.device, true): return ["7", "999", "/dev/video42", "http://127.0.0.1:9/stream.mjpg", "rtsp://127.0.0.1:9/live"]
         case (.device, false): return hostile + ["1000", "/dev/videox", "http://", "ftp://127.0.0.1/x", "http://127.0.0.1:0/", "http://127.0.0.1:9/a b"]
         }
+    }
+
+    /// Loopback URLs only: served, missing, a redirect loop, a closed port, plain http refused, malformed.
+    var urls: [String] {
+        [server.url("/noise.ply"), server.url("/missing.spz"), server.url("/loop.spz"), "https://127.0.0.1:9/x.ply",
+         "http://127.0.0.1:0/", "https://127.0.0.1:9/%zz", "https://"]
     }
 
     /// Window options shared by cube, open, library and calibrate.
@@ -146,7 +160,8 @@ struct FuzzCorpus {
     static let modelOptions: [(String, Kind?)] = [
         ("--up", .up), ("--room", nil), ("--cull", nil), ("--splat-budget", .budget), ("--lod", .integer), ("--no-antialias", nil),
         ("--lod-cache", .outDir), ("--lod-cache-limit-mb", .integer),
-    ]
+    ] + Self.downloadOptions
+    static let downloadOptions: [(String, Kind?)] = [("--allow-http", nil), ("--max-download-mb", .integer), ("--download-cache", .outDir)]
 
     /// Every command the fuzz drives.
     func commands() -> [Command] {
@@ -167,7 +182,7 @@ struct FuzzCorpus {
                     options: [("--fps", .number), ("--size", .size), ("--threads", .integer), ("--max-frames", .integer), ("--track", .log),
                               ("--out", .outDir), ("--filter", .filter), ("--predict", .number), ("--recenter", nil), ("--screen-mm", .screen)]
                     + Self.roomOptions),
-            Command(words: ["info"], positional: [.file], options: [("--json", nil)]),
+            Command(words: ["info"], positional: [.file], options: [("--json", nil)] + Self.downloadOptions),
             Command(words: ["convert"], positional: [.file, .outFile], options: [("--spz-version", .integer), ("--antialiased", nil)]),
             Command(words: ["generate"], positional: [.count, .outFile],
                     options: [("--seed", .integer), ("--scene", .text), ("--sh-degree", .integer)]),
@@ -188,7 +203,7 @@ struct FuzzCorpus {
             Command(words: ["track", "calibrate"], base: ["--seconds", "0.5", "--dry-run"],
                     options: [("--device", .device), ("--video", .file), ("--distance", .number), ("--seconds", .number), ("--fit", .fit),
                               ("--detector", .detector), ("--config", .file)]),
-            Command(words: ["cube"], options: Self.windowOptions + Self.headOptions + Self.roomOptions),
+            Command(words: ["cube"], options: Self.windowOptions + Self.headOptions + Self.roomOptions + Self.downloadOptions),
             Command(words: ["open"], positional: [.scene], options: Self.windowOptions + Self.headOptions + Self.modelOptions + Self.roomOptions),
             Command(words: ["library"], positional: [.folder],
                     options: Self.windowOptions + Self.headOptions + Self.modelOptions + [("--thumbnail-size", .size)]),

@@ -1,5 +1,6 @@
 // MixedSceneDescription — a scene JSON of `"type": "scene"`: model files (meshes, splat
 // captures, point clouds) placed in screen space, optionally inside the parallax-cube room.
+import Downloads
 import Foundation
 import JSONInput
 import RenderCore
@@ -19,7 +20,8 @@ public struct MixedSceneDescription: Sendable {
     public struct Object: Sendable, Equatable {
         /// The model file, resolved against the JSON's folder, or a built-in model as the command
         /// line names it: `sphere:N` (a lit grey sphere of about N triangles), `generate:N` (our
-        /// procedural splat object of N splats, y up).
+        /// procedural splat object of N splats, y up), or an `https://` URL (downloaded as a
+        /// scene named by URL is).
         public var file: String
         /// Where the centre of the object's bounds goes, screen-space metres (x right, y up, z
         /// toward the viewer; the screen is z = 0). Nil: the middle of the box behind the screen.
@@ -68,7 +70,7 @@ public struct MixedSceneDescription: Sendable {
         let list = try root.required("objects", "a list of objects").array(count: 1...1000, "a list of 1…1000 objects")
         let objects = try list.map { node -> Object in
             let p = try node.required("file", "a model file path").string("a model file path")
-            let builtIn = p.hasPrefix("sphere:") || p.hasPrefix("generate:")
+            let builtIn = p.hasPrefix("sphere:") || p.hasPrefix("generate:") || Downloader.isURL(p)
             let file = p.hasPrefix("/") || builtIn ? p : base.appendingPathComponent(p).standardizedFileURL.path
             var o = Object(file: file)
             if let n = try node.optional("position") {

@@ -1,3 +1,4 @@
+import Downloads
 import Media
 import Foundation
 import Procedural
@@ -15,7 +16,7 @@ import Workers
 /// shared by the scenes it builds.
 public struct SceneLoader {
     /// The scene as named.
-    public let path: String
+    public private(set) var path: String
     private var kind: Kind
 
     private enum Kind {
@@ -53,6 +54,9 @@ public struct SceneLoader {
         /// stream in on a background thread with `.realtime` `videoPlayback` (the window), and
         /// load on the frame's thread with `.frameExact` (render, bench, export).
         public var lod = LODOptions()
+        /// Scenes named by URL: where they are cached (none: a temporary folder removed once the
+        /// file is read), the size limit, plain http.
+        public var download = DownloadOptions(cacheFolder: nil)
         public init() {}
     }
 
@@ -98,7 +102,7 @@ public struct SceneLoader {
                 let walls = try m.room?.openWalls(playback: options.videoPlayback)
                 var files: [String: ObjectModel] = [:]
                 for o in m.objects where files[o.file] == nil {
-                    let model = try Self.objectModel(o.file, in: path, progress: progress)
+                    let model = try Self.objectModel(o.file, in: path, download: options.download, progress: progress)
                     warnings += model.warnings
                     files[o.file] = model
                 }
@@ -117,6 +121,14 @@ public struct SceneLoader {
             let name = (path as NSString).lastPathComponent.lowercased() == "lod-meta.json"
                 ? ((meta as NSString).deletingLastPathComponent as NSString).lastPathComponent : (path as NSString).lastPathComponent
             kind = .streamed(sog, fitBounds: bounds, name: name, sidecar: path)
+        case .url(let url):
+            let result = try Downloader.fetch(url, options: options.download, progress: progress.map { report in
+                { done, total in report(Int(done), Int(total ?? 0)) }
+            })
+            defer { if let t = result.temporaryFolder { try? FileManager.default.removeItem(atPath: t) } }
+            self = try SceneLoader(source: SceneSource.resolve(result.path), options: options, progress: progress)
+            if let note = result.note { warnings.insert(note, at: 0) }
+            return
         case .file(let path):
             let name = URL(fileURLWithPath: path).lastPathComponent
             // A tree already cached for this capture: drawn at once, the capture itself not read.
@@ -322,8 +334,15 @@ public struct SceneLoader {
     }
 
     /// Reads one object of the mixed scene `json`: a model file, `sphere:N` or `generate:N`.
-    private static func objectModel(_ file: String, in json: String, progress: ((Int, Int) -> Void)?) throws -> ObjectModel {
+    private static func objectModel(_ file: String, in json: String, download: DownloadOptions,
+                                    progress: ((Int, Int) -> Void)?) throws -> ObjectModel {
         switch try SceneSource.resolve(file) {
+        case .url(let url):
+            let result = try Downloader.fetch(url, options: download)
+            defer { if let t = result.temporaryFolder { try? FileManager.default.removeItem(atPath: t) } }
+            var model = try objectModel(result.path, in: json, download: download, progress: progress)
+            if let note = result.note { model.warnings.insert(note, at: 0) }
+            return model
         case .sphere(let n):
             let res = MeshGenerator.sphereResolution(triangles: n)
             var mesh = MeshGenerator.sphere(center: .zero, radius: 1, segments: res.segments, rings: res.rings)

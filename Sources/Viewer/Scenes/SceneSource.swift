@@ -1,6 +1,7 @@
 // SceneSource — what a scene name or path means, decided once: `cube`, `sphere:N`,
 // `generate:N`, a scene JSON, a streamed SOG, or a file SceneIO reads. Every command, the
 // library and drops on the window go through `resolve`.
+import Downloads
 import Foundation
 import SceneIO
 
@@ -19,6 +20,8 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
     case streamedSOG(path: String, meta: String)
     /// A mesh, splat or point-cloud file, or a SOG (`.sog`, a folder, its `meta.json`): SceneIO reads it.
     case file(path: String)
+    /// An `http(s)://` URL of one such file: downloaded first (`Downloads`), then read as a file.
+    case url(String)
 
     /// Largest `sphere:N` (triangles) and `generate:N` (splats): about 5 GB of splats.
     public static let maxSphereTriangles = 20_000_000
@@ -28,6 +31,7 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
     /// `ViewerError.sceneLoad` for a malformed built-in name or a path that does not exist.
     public static func resolve(_ text: String) throws -> SceneSource {
         if text == "cube" { return .room }
+        if Downloader.isURL(text) { return .url(text) }
         if text.hasPrefix("sphere:") {
             guard let n = CountText.parse(String(text.dropFirst(7))), n >= 8, n <= maxSphereTriangles else {
                 throw ViewerError.sceneLoad(path: text, reason: "expected sphere:N with N = 8…\(maxSphereTriangles) triangles (e.g. sphere:70k)")
@@ -86,7 +90,7 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
         case .room: return "cube"
         case .sphere(let n): return "sphere:\(n)"
         case .generated(let n): return "generate:\(n)"
-        case .sceneJSON(let p), .streamedSOG(let p, _), .file(let p): return p
+        case .sceneJSON(let p), .streamedSOG(let p, _), .file(let p), .url(let p): return p
         }
     }
 }

@@ -1,5 +1,6 @@
 // SceneOptions — how a scene is chosen and drawn: the room's walls, model placement, level of detail.
 import ArgumentParser
+import Downloads
 import Foundation
 import Procedural
 import RenderCore
@@ -55,6 +56,7 @@ struct ModelOptionGroup: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Splats: Mip-Splatting-style opacity compensation against aliasing (default: as the file says — an .spz may flag it — else off, the 3DGS reference image).")
     var antialias: Bool?
     @OptionGroup var lod: LODOptionGroup
+    @OptionGroup var download: DownloadOptionGroup
 
     /// The options; `window`: level-of-detail trees are cached in `$XDG_CACHE_HOME/splatframe/lod`
     /// unless `--lod-cache` names a folder (render, bench and export touch no cache by default).
@@ -66,6 +68,27 @@ struct ModelOptionGroup: ParsableArguments {
         o.twoSided = twoSided || defaultTwoSided
         o.antialias = antialias
         o.lod = lod.options(defaultCache: window ? LODCache.defaultFolder() : nil)
+        o.download = download.options(defaultCache: window ? DownloadOptions.defaultCacheFolder() : nil)
+        return o
+    }
+}
+
+/// Scenes named by an `https://` URL: where downloads are kept, how large they may be, plain http.
+struct DownloadOptionGroup: ParsableArguments {
+    @Option(name: .customLong("max-download-mb"), help: "Largest file a URL may download, in megabytes (default 2048).",
+            transform: Checked.integer(in: 1...(1 << 24), "MB"))
+    var maxDownloadMB: Int?
+    @Flag(name: .customLong("allow-http"), help: "Allow plain http:// URLs and redirects (default: https only).")
+    var allowHTTP = false
+    @Option(name: .customLong("download-cache"),
+            help: ArgumentHelp("Folder that keeps downloaded scenes (default: the window and info use $XDG_CACHE_HOME/splatframe/downloads; render, bench and export download to a temporary folder they remove).", valueName: "dir"))
+    var downloadCache: String?
+
+    /// The options, with `defaultCache` used when no `--download-cache` is named.
+    func options(defaultCache: String?) -> DownloadOptions {
+        var o = DownloadOptions(cacheFolder: downloadCache ?? defaultCache)
+        if let mb = maxDownloadMB { o.maxBytes = Int64(mb) << 20 }
+        o.allowHTTP = allowHTTP
         return o
     }
 }

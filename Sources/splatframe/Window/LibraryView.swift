@@ -2,6 +2,7 @@
 // framebuffer and turns key actions and mouse input into what the window should do (open this
 // scene, go back, quit). It owns no window; the window loop hosts it as its library screen.
 import CSDL2
+import Downloads
 import Foundation
 import RenderCore
 import Viewer
@@ -54,15 +55,17 @@ final class LibraryView {
 
     /// The grid of `folders` (default: `LibraryFolders.defaults()`), its thumbnails (`thumbnail`
     /// pixels, cached in the XDG cache) starting in the background on `threads` - 1 threads.
-    static func start(folders: [String]? = nil, thumbnail: (width: Int, height: Int) = (256, 144),
-                      threads: Int = CoreCount.available) -> LibraryView {
-        let roots = folders ?? LibraryFolders.defaults()
+    static func start(folders: [String]? = nil, feeds: [(url: String, entries: [LibraryEntry])] = [],
+                      thumbnail: (width: Int, height: Int) = (256, 144), threads: Int = CoreCount.available,
+                      downloads: DownloadOptions = DownloadOptions(cacheFolder: nil)) -> LibraryView {
+        let roots = folders ?? (feeds.isEmpty ? LibraryFolders.defaults() : [])
         let cache = ThumbnailCache(directory: LibraryFolders.thumbnailCache())
-        let library = SceneLibrary(entries: LibraryScanner.scan(roots), cache: cache, width: thumbnail.width, height: thumbnail.height,
-                                   threads: max(1, threads - 1))
-        log("library: \(library.entries.count) scenes in \(roots.joined(separator: ", ")) (thumbnails in \(cache.directory))")
+        let library = SceneLibrary(entries: LibraryScanner.scan(roots) + feeds.flatMap(\.entries), cache: cache,
+                                   width: thumbnail.width, height: thumbnail.height, threads: max(1, threads - 1), downloads: downloads)
+        let sources = roots + feeds.map(\.url)
+        log("library: \(library.entries.count) scenes in \(sources.joined(separator: ", ")) (thumbnails in \(cache.directory))")
         library.start()
-        return LibraryView(library: library, folders: roots)
+        return LibraryView(library: library, folders: sources)
     }
 
     /// The grid is shown: thumbnails go on (the selected one first).

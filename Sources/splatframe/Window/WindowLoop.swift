@@ -1,6 +1,7 @@
 // WindowLoop — the window's event loop: SDL events → key actions (through `KeyBindings`) or
 // pointer input for the screen shown → one frame of that screen, continuously.
 import CSDL2
+import Downloads
 import Foundation
 import RenderCore
 import Viewer
@@ -113,6 +114,15 @@ final class WindowLoop {
             let path = String(cString: file)
             SDL_free(file)
             if case .library = shown { openFromLibrary(path) } else { scene.open(path) }
+            return true
+        case SDL_DROPTEXT:
+            // A link dragged from a browser arrives as text: its first line, when it is a URL.
+            guard let text = event.drop.file else { return true }
+            let line = String(cString: text).split(whereSeparator: \.isNewline).first.map(String.init)?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            SDL_free(text)
+            guard Downloader.isURL(line) else { return true }
+            if case .library = shown { openFromLibrary(line) } else { scene.open(line) }
             return true
         case SDL_KEYDOWN:
             let shift = SDL_GetModState().rawValue & KMOD_SHIFT.rawValue != 0
