@@ -62,7 +62,7 @@ struct LibraryTests {
         #expect(scenes == TestData.projectRoot.appendingPathComponent("Scenes").standardizedFileURL.resolvingSymlinksInPath().path)
         let names = LibraryScanner.scan([scenes]).map(\.displayName)
         // The placement sidecar beside demo-object.ply is not a scene.
-        #expect(names == ["cube-photos.json", "cube.json", "demo-object.ply"])
+        #expect(names == ["cube-photos.json", "cube.json", "demo-object.ply", "mixed.json"])
     }
 
     @Test func defaultFoldersFollowXDG() throws {
