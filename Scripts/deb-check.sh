@@ -25,6 +25,10 @@ echo "installed $(basename "$deb") into $root"
 in_root splatframe render /usr/share/splatframe/Scenes/demo-object.ply --eye 0,0,0.6 --size 320x180 --out /tmp/check.png
 in_root splatframe info /usr/share/splatframe/Scenes/demo-object.ply | sed -n 1,3p
 in_root splatframe library --help | sed -n 1,2p
+# glTF through the importer child process (Assimp from the package's Depends), and the mixed scene.
+cp Fuzz/corpus/gltf/quadb.glb "$root/tmp/quad.glb"
+in_root splatframe info /tmp/quad.glb | sed -n 2,3p
+in_root splatframe render /usr/share/splatframe/Scenes/mixed.json --eye 0,0,0.6 --size 320x180 --out /tmp/mixed.png
 if in_root ldd /usr/bin/splatframe | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime'; then
     echo "deb-check: the installed binary loads toolchain libraries" >&2; exit 1
 fi
@@ -38,4 +42,4 @@ for f in $files; do
     if [ -f "$root$f" ] || [ -L "$root$f" ]; then echo "left behind: $f" >&2; left=1; fi
 done
 [ "$left" = 0 ] || exit 1
-echo "deb-check: render, info and library ran in a clean Debian 12; apt remove left nothing under /usr"
+echo "deb-check: render, info (a .glb too), the mixed scene and library ran in a clean Debian 12; apt remove left nothing under /usr"

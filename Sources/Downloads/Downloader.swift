@@ -74,7 +74,7 @@ public enum Downloader {
         let fm = FileManager.default
         let entryPath = (folder as NSString).appendingPathComponent("entry.json")
         let partInfoPath = (folder as NSString).appendingPathComponent("part.json")
-        var cached = DownloadEntry.read(entryPath).flatMap { e -> DownloadEntry? in
+        let cached = DownloadEntry.read(entryPath).flatMap { e -> DownloadEntry? in
             let size = (try? fm.attributesOfItem(atPath: (folder as NSString).appendingPathComponent(e.name))[.size] as? Int64) ?? nil
             return e.url == url && size == e.size ? e : nil
         }
@@ -98,7 +98,7 @@ public enum Downloader {
             try? fm.removeItem(atPath: partPath)
             try? fm.removeItem(atPath: partInfoPath)
         }
-        if !fm.fileExists(atPath: partPath) { fm.createFile(atPath: partPath, contents: nil) }
+        if !fm.fileExists(atPath: partPath) { _ = fm.createFile(atPath: partPath, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: partPath) else {
             throw DownloadError(url: url, reason: "cannot write \(partPath)")
         }

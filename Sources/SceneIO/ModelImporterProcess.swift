@@ -46,7 +46,7 @@ public enum ModelImporterProcess {
         defer { try? fm.removeItem(atPath: dir) }
         let out = (dir as NSString).appendingPathComponent("model.bin")
         let err = (dir as NSString).appendingPathComponent("stderr.txt")
-        fm.createFile(atPath: err, contents: nil)
+        _ = fm.createFile(atPath: err, contents: nil)
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: exe)
