@@ -76,8 +76,9 @@ final class RunningWindow: @unchecked Sendable {
 
     /// The window's X id, waiting for it to appear for as long as the process runs (the suite
     /// runs many processes at once, so a window can take a while on a loaded machine); a
-    /// process that exits first fails at once, with what it wrote.
-    func windowID(_ seconds: Double = 180) throws -> String {
+    /// process that exits first fails at once, with what it wrote. The deadline (10 minutes) only
+    /// catches a window that never comes: on CI's two loaded cores one took over 3 minutes.
+    func windowID(_ seconds: Double = 600) throws -> String {
         var found: String?
         try waitFor(seconds) {
             found = try self.xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").first.map(String.init)

@@ -260,3 +260,39 @@ import TestSupport
         #expect(try SceneFile.loadWithInfo(path: renamed).info.format == .dae)
     }
 }
+
+@Suite struct Imported3DSTests {
+    /// A 3DS file written chunk by chunk: one object, one triangle.
+    static func triangle3DS() -> [UInt8] {
+        func chunk(_ id: UInt16, _ body: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = []
+            withUnsafeBytes(of: id.littleEndian) { out += $0 }
+            withUnsafeBytes(of: UInt32(6 + body.count).littleEndian) { out += $0 }
+            return out + body
+        }
+        func u16(_ v: UInt16) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+        func f32(_ v: Float) -> [UInt8] { withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } }
+        let vertices = u16(3) + [Float(0), 0, 0, 2, 0, 0, 0, 3, 0].flatMap(f32)
+        let faces = u16(1) + u16(0) + u16(1) + u16(2) + u16(0)
+        let mesh = chunk(0x4100, chunk(0x4110, vertices) + chunk(0x4120, faces))
+        let object = chunk(0x4000, Array("tri\0".utf8) + mesh)
+        return chunk(0x4D4D, chunk(0x0002, [3, 0, 0, 0]) + chunk(0x3D3D, object))
+    }
+
+    @Test func a3DSTriangle() throws {
+        let dir = TestData.temporaryDirectory("3ds").path
+        let path = dir + "/tri.3ds"
+        try Data(Self.triangle3DS()).write(to: URL(fileURLWithPath: path))
+        let (scene, info) = try SceneFile.loadWithInfo(path: path)
+        let m = try #require(mesh(scene))
+        #expect(info.format == .threeDS && info.variant.hasPrefix("3DS"))
+        #expect(m.triangleCount == 1)
+        let extent = m.bounds.size
+        // The triangle's legs, 2 and 3 units, whatever axes the importer maps them to.
+        #expect(Set([extent.x, extent.y, extent.z].map { ($0 * 1000).rounded() }) == Set([0, 2000, 3000]), "\(m.positions)")
+        // Detected by content too.
+        let renamed = dir + "/model.bin"
+        try FileManager.default.copyItem(atPath: path, toPath: renamed)
+        #expect(try SceneFile.loadWithInfo(path: renamed).info.format == .threeDS)
+    }
+}
