@@ -73,8 +73,10 @@ mkdir -p "$root/share/man/man1"
 for page in .build/plugins/GenerateManual/outputs/splatframe/*.1; do
     command=$(sed -n 's/^\.Nm "\{0,1\}\([^"][^"]*\)"\{0,1\}$/\1/p' "$page" | head -1)
     name=${command// /-}
+    # The importer child's command is internal: no page, and not in the others' SEE ALSO.
+    [ "$name" = splatframe-import-model ] && continue
     sed -e "s/^\.Dt .* 1\$/.Dt ${name^^} 1/" -e "0,/^\.Nm .*\$/s//.Nm $name/" \
-        -e "/^\.Sh SYNOPSIS/{n;s/^\.Nm\$/.Nm \"$command\"/}" "$page" > "$tmp/$name.1"
+        -e "/^\.Sh SYNOPSIS/{n;s/^\.Nm\$/.Nm \"$command\"/}" -e "/^\.Xr splatframe.import-model 1/d" "$page" > "$tmp/$name.1"
     install -m644 "$tmp/$name.1" "$root/share/man/man1/$name.1"
 done
 refresh
