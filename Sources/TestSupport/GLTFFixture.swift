@@ -51,6 +51,34 @@ public struct GLTFFixture {
 
     public init() {}
 
+    /// A unit quad (z = 0, facing +z) textured with a 4×2 picture of distinct colours, under a node
+    /// turned 90° about y, scaled 2 and moved to (1, 2, 3): its corners land on x = 1 with normal +x.
+    public static func texturedQuad() -> GLTFFixture {
+        var f = GLTFFixture()
+        var quad = Mesh(positions: [Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)], indices: [0, 1, 2, 0, 2, 3], material: 0)
+        quad.normals = Array(repeating: Vec3(0, 0, 1), count: 4)
+        quad.uvs = [Vec2(0, 1), Vec2(1, 1), Vec2(1, 0), Vec2(0, 0)]   // glTF: v = 0 is the picture's top
+        f.meshes = [quad]
+        var node = Node(mesh: 0)
+        node.translation = Vec3(1, 2, 3)
+        node.rotation = Vec4(0, sinf(.pi / 4), 0, cosf(.pi / 4))
+        node.scale = Vec3(2, 2, 2)
+        f.nodes = [node]; f.roots = [0]
+        f.materials = [Material(name: "picture", textured: true)]
+        f.picture = quadPicture
+        return f
+    }
+
+    /// The quad's picture: 4×2 distinct colours.
+    public static let quadPicture: RGBAImage = {
+        var pixels: [UInt32] = []
+        for i in 0..<8 {
+            let r = UInt8(30 * i), g = UInt8(255 - 20 * i), b: UInt8 = i & 1 == 0 ? 40 : 200
+            pixels.append(PackedColor.pack(r: r, g: g, b: b))
+        }
+        return RGBAImage(width: 4, height: 2, pixels: pixels)
+    }()
+
     /// Writes `NAME.gltf`, `NAME.bin` and (with a picture) `NAME.png` into `folder`; returns the .gltf path.
     @discardableResult
     public func writeUnpacked(to folder: String, name: String) throws -> String {

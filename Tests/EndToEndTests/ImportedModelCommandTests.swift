@@ -76,23 +76,6 @@ struct ImportedModelCommandTests {
         }
     }
 
-    /// The textured quad of SceneIO's tests: 4×2 picture, node turned 90° about y, scaled 2, moved to (1, 2, 3).
-    static func quad() -> GLTFFixture {
-        var f = GLTFFixture()
-        var quad = GLTFFixture.Mesh(positions: [Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)],
-                                    indices: [0, 1, 2, 0, 2, 3], material: 0)
-        quad.normals = Array(repeating: Vec3(0, 0, 1), count: 4)
-        quad.uvs = [Vec2(0, 1), Vec2(1, 1), Vec2(1, 0), Vec2(0, 0)]
-        f.meshes = [quad]
-        var node = GLTFFixture.Node(mesh: 0)
-        node.translation = Vec3(1, 2, 3)
-        node.rotation = Vec4(0, sinf(.pi / 4), 0, cosf(.pi / 4))
-        node.scale = Vec3(2, 2, 2)
-        f.nodes = [node]; f.roots = [0]
-        f.materials = [GLTFFixture.Material(name: "picture", textured: true)]
-        var pixels: [UInt32] = []
-        for i in 0..<8 { pixels.append(PackedColor.pack(r: UInt8(30 * i), g: UInt8(255 - 20 * i), b: i & 1 == 0 ? 40 : 200)) }
-        f.picture = RGBAImage(width: 4, height: 2, pixels: pixels)
-        return f
-    }
+    /// The textured quad of SceneIO's tests.
+    static func quad() -> GLTFFixture { GLTFFixture.texturedQuad() }
 }

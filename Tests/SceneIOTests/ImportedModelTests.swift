@@ -8,34 +8,9 @@ import RenderCore
 import TestSupport
 
 @Suite struct ImportedModelTests {
-    /// A 4×2 picture of distinct colours.
-    static let picture: RGBAImage = {
-        var pixels: [UInt32] = []
-        for i in 0..<8 {
-            let r = UInt8(30 * i), g = UInt8(255 - 20 * i), b: UInt8 = i & 1 == 0 ? 40 : 200
-            pixels.append(PackedColor.pack(r: r, g: g, b: b))
-        }
-        return RGBAImage(width: 4, height: 2, pixels: pixels)
-    }()
+    static let picture = GLTFFixture.quadPicture
 
-    /// A unit quad (z = 0, facing +z) textured with `picture`, under a node turned 90° about y,
-    /// scaled 2 and moved to (1, 2, 3): its corners land on x = 1 with normal +x.
-    static func texturedQuad() -> GLTFFixture {
-        var f = GLTFFixture()
-        var quad = GLTFFixture.Mesh(positions: [Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)],
-                                    indices: [0, 1, 2, 0, 2, 3], material: 0)
-        quad.normals = Array(repeating: Vec3(0, 0, 1), count: 4)
-        quad.uvs = [Vec2(0, 1), Vec2(1, 1), Vec2(1, 0), Vec2(0, 0)]   // glTF: v = 0 is the picture's top
-        f.meshes = [quad]
-        var node = GLTFFixture.Node(mesh: 0)
-        node.translation = Vec3(1, 2, 3)
-        node.rotation = Vec4(0, sinf(.pi / 4), 0, cosf(.pi / 4))
-        node.scale = Vec3(2, 2, 2)
-        f.nodes = [node]; f.roots = [0]
-        f.materials = [GLTFFixture.Material(name: "picture", textured: true)]
-        f.picture = picture
-        return f
-    }
+    static func texturedQuad() -> GLTFFixture { GLTFFixture.texturedQuad() }
 
     /// The quad's corners as the importer must place them (x' = T + R·S·x, R: (x, y, z) → (z, y, −x)),
     /// with our UVs (v up).

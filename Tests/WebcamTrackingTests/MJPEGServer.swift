@@ -1,6 +1,7 @@
 // MJPEGServer — an MJPEG-over-HTTP camera on the loopback, as IP-camera apps serve them, for
 // the network-camera tests: it can go away mid-stream and come back on the same port.
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,21 +26,9 @@ final class MJPEGServer: @unchecked Sendable {
 
     /// Listens (on an ephemeral port the first time, the same port after `goAway`).
     func start() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard rc == 0, listen(fd, 4) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        var bound = sockaddr_in()
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        let (fd, boundPort) = try LoopbackListener.listen(port: port, backlog: 4)
         lock.lock()
-        port = UInt16(bigEndian: bound.sin_port)
+        port = boundPort
         listenFD = fd; up = true; generation += 1
         let gen = generation
         lock.unlock()
