@@ -190,7 +190,7 @@ public enum AssimpImporter {
                 for i in 0..<n {
                     var c = Vec4(Float(col[i].r), Float(col[i].g), Float(col[i].b), Float(col[i].a))
                     if !(c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite) { c = Vec4(1, 1, 1, 1) }
-                    colors.append(isGLTF ? encodeSRGB(c) : c)
+                    colors.append(isGLTF ? AssimpImporter.encodeSRGB(c) : c)
                 }
             } else {
                 colors += [Vec4?](repeating: nil, count: n)
@@ -214,7 +214,7 @@ public enum AssimpImporter {
                 if aiGetMaterialColor(mat, "$clr.base", 0, 0, &color) == aiReturn_SUCCESS ||
                     aiGetMaterialColor(mat, "$clr.diffuse", 0, 0, &color) == aiReturn_SUCCESS {
                     let c = Vec4(Float(color.r), Float(color.g), Float(color.b), Float(color.a))
-                    if c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite { material.baseColor = isGLTF ? encodeSRGB(c) : c }
+                    if c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite { material.baseColor = isGLTF ? AssimpImporter.encodeSRGB(c) : c }
                 }
                 material.texture = texture(mat)
             }
@@ -289,6 +289,3 @@ public enum AssimpImporter {
         return Vec4(e(c.x), e(c.y), e(c.z), c.w)
     }
 }
-
-/// Linear → sRGB for a builder (the enum's helper, reachable from the nested type).
-private func encodeSRGB(_ c: Vec4) -> Vec4 { AssimpImporter.encodeSRGB(c) }
