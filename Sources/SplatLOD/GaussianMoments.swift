@@ -1,5 +1,5 @@
 // SplatLOD — GaussianMoments: one splat as a mean and a covariance (model space), merged with
-// another by their moments, and turned back into scales and a rotation.
+// another by their moments, and turned back into scales and a rotation; what a merge costs.
 import Foundation
 import RenderCore
 
@@ -129,3 +129,29 @@ struct GaussianMoments {
                  opacity: Float(opacity), dc: Vec3(colour[0], colour[1], colour[2]), rest: Array(colour.dropFirst(3)))
     }
 }
+
+extension GaussianMoments {
+    /// log det(Σ + εI), ε in metres² (keeps flat splats finite).
+    func logDeterminant(regularised epsilon: Double) -> Double {
+        var g = self
+        g.cov.0 += epsilon; g.cov.3 += epsilon; g.cov.5 += epsilon
+        return log(Swift.max(g.determinant, 1e-300))
+    }
+
+    /// Runnalls' upper bound on the Kullback–Leibler divergence from the coverage-weighted
+    /// mixture of `a` and `b` to its moment-matched merge, per unit weight (nats):
+    /// ½[log det Σₘ − p log det Σa − (1 − p) log det Σb], p = a's share of the coverage.
+    /// Scale-free: two splats that overlap well relative to their size merge cheaply.
+    static func mergeCost(_ a: GaussianMoments, _ b: GaussianMoments, _ logDetA: Double, _ logDetB: Double,
+                          epsilon: Double) -> Double {
+        let wa = Swift.max(a.coverage, 1e-30), wb = Swift.max(b.coverage, 1e-30)
+        let p = wa / (wa + wb), q = 1 - p
+        let d = a.mean - b.mean, k = p * q
+        var m = a
+        m.cov = (p * a.cov.0 + q * b.cov.0 + k * d.x * d.x + epsilon, p * a.cov.1 + q * b.cov.1 + k * d.x * d.y,
+                 p * a.cov.2 + q * b.cov.2 + k * d.x * d.z, p * a.cov.3 + q * b.cov.3 + k * d.y * d.y + epsilon,
+                 p * a.cov.4 + q * b.cov.4 + k * d.y * d.z, p * a.cov.5 + q * b.cov.5 + k * d.z * d.z + epsilon)
+        return 0.5 * (log(Swift.max(m.determinant, 1e-300)) - p * logDetA - q * logDetB)
+    }
+}
+

@@ -6,10 +6,11 @@
 //   2. Level 0 of a leaf is its splats in Morton order of their centres within the leaf's box.
 //   3. Level l + 1 of a leaf merges level l's splats in pairs by their moments
 //      (`GaussianMoments.merge`: coverage-weighted mean, covariance and colour; opacity spread over
-//      the merged area). Pairs: in Morton order, each splat takes the nearest of the next 64 free
-//      ones, colour-weighted (`pairUp`); an odd last splat is kept.
-//      So each level holds about half the splats of the one below; `levels` levels in all (a
-//      leaf of one splat repeats it).
+//      the merged area). Pairs: the cheapest first among each splat's 16 nearest, the cost
+//      scale-free (Runnalls' bound on the merge's Kullback–Leibler divergence) plus the colour
+//      difference (`pairUp`); a splat whose candidates were all taken is kept as it is.
+//      So each level holds a little over half the splats of the one below; `levels` levels in
+//      all (a leaf of one splat repeats it).
 // Leaves are independent: `ParallelLoop` builds them on every core, each worker claiming the next.
 // Memory: the pyramid is about twice the cloud (½ + ¼ + … more), plus one leaf's work per core.
 import Foundation
@@ -140,31 +141,52 @@ extension SplatCloud {
 
 
 extension Array where Element == GaussianMoments {
-    /// How many unpaired splats, in Morton order after one, are looked at for its partner.
-    static let pairingWindow = 64
+    /// How many nearest splats are each splat's candidate partners.
+    static let candidates = 16
+    /// Weight of the squared SH difference (all coefficients) against the geometric cost (nats).
+    static let colourWeight = 0.25
 
-    /// Merges Morton-ordered splats in pairs into `out`: each splat not yet taken takes, among the
-    /// next `pairingWindow` untaken ones, the one with the least |Δμ|²·(1 + |Δdc|²) — the nearest,
-    /// preferring one of its colour — so pairs are true neighbours even where the Morton curve
-    /// jumps. Every splat but possibly the last is paired: ⌈n/2⌉ splats come out.
+    /// Merges splats in pairs into `out`, cheapest merges first: the candidate pairs are each
+    /// splat and its `candidates` nearest (`NearestNeighbours`); a pair's cost is how much one
+    /// Gaussian loses in standing for the two (`GaussianMoments.mergeCost`, scale-free, so thin
+    /// splats pair with their coplanar neighbours) plus `colourWeight` × the squared difference of
+    /// every SH coefficient. Pairs are taken greedily in cost order, each splat at most once; a
+    /// splat whose candidates were all taken stays as it is (merging it with a far one would
+    /// smear it). So a level holds a little over half the splats of the one below.
     func pairUp(into out: inout [GaussianMoments]) {
-        var used = [Bool](repeating: false, count: count)
-        for i in indices where !used[i] {
-            used[i] = true
-            var best = -1, bestCost = Double.infinity
-            var j = i + 1, seen = 0
-            while j < count && seen < Self.pairingWindow {
-                if !used[j] {
-                    seen += 1
-                    let d = self[j].mean - self[i].mean
-                    let a = self[i].colour, b = self[j].colour
-                    let dc = (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2])
-                    let cost = (d * d).sum() * (1 + Double(dc))
-                    if cost < bestCost { bestCost = cost; best = j }
-                }
-                j += 1
+        let n = count
+        guard n > 1 else { out += self; return }
+        var lo = SIMD3<Double>(repeating: .infinity), hi = -lo
+        for g in self { lo = pointwiseMin(lo, g.mean); hi = pointwiseMax(hi, g.mean) }
+        let span = hi - lo
+        // Keeps flat splats' determinants finite: σ of 10⁻⁵ of the box's diagonal.
+        let epsilon = Swift.max((span * span).sum() * 1e-10, 1e-30)
+        let logDets = map { $0.logDeterminant(regularised: epsilon) }
+        let k = Swift.min(Self.candidates, n - 1)
+        let near = NearestNeighbours.of(map(\.mean), k: k)
+        var edges: [(cost: Double, i: Int32, j: Int32)] = []
+        edges.reserveCapacity(n * k)
+        for i in 0..<n {
+            for r in 0..<k {
+                let j = Int(near[i * k + r])
+                // Each pair once: from its lower index, or from the higher when the lower does not list it.
+                guard j >= 0, j > i || !near[(j * k)..<(j * k + k)].contains(Int32(i)) else { continue }
+                let a = self[i].colour, b = self[j].colour
+                var dc: Float = 0
+                for c in a.indices { dc += (a[c] - b[c]) * (a[c] - b[c]) }
+                let cost = GaussianMoments.mergeCost(self[i], self[j], logDets[i], logDets[j], epsilon: epsilon)
+                    + Self.colourWeight * Double(dc)
+                edges.append((cost, Int32(Swift.min(i, j)), Int32(Swift.max(i, j))))
             }
-            if best >= 0 { used[best] = true; out.append(.merge(self[i], self[best])) } else { out.append(self[i]) }
+        }
+        edges.sort { ($0.cost, $0.i, $0.j) < ($1.cost, $1.i, $1.j) }
+        var partner = [Int32](repeating: -1, count: n)
+        for e in edges where partner[Int(e.i)] < 0 && partner[Int(e.j)] < 0 {
+            partner[Int(e.i)] = e.j; partner[Int(e.j)] = e.i
+        }
+        for i in 0..<n {
+            let p = Int(partner[i])
+            if p < 0 { out.append(self[i]) } else if p > i { out.append(.merge(self[i], self[p])) }
         }
     }
 }

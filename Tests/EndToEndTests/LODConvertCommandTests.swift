@@ -21,7 +21,12 @@ struct LODConvertCommandTests {
         try #require(g.status == 0, "\(g.stderr)")
         let c = try BinaryLocator.run(try Self.binary(), ["convert", ply, meta, "--lod-levels", "3", "--chunk-splats", "4096"])
         #expect(c.status == 0, "\(c.stderr)")
-        #expect(c.stdout.contains("3 levels: 12000, 6000"), "\(c.stdout)")
+        // Levels of about half: every pair merges to one, a few splats stay single.
+        let listed = c.stdout.range(of: "3 levels: ").map { c.stdout[$0.upperBound...].prefix { $0 != ";" } } ?? ""
+        let counts = listed.replacingOccurrences(of: " splats", with: "").split(separator: ",")
+            .compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(counts.count == 3 && counts[0] == 12000, "\(c.stdout)")
+        if counts.count == 3 { #expect(counts[1] >= 6000 && counts[1] <= 7200 && counts[2] >= 3000 && counts[2] <= 3600, "\(c.stdout)") }
         let i = try BinaryLocator.run(try Self.binary(), ["info", meta])
         #expect(i.status == 0 && i.stdout.contains("streamed SOG") && i.stdout.contains("3 levels"), "\(i.stdout)\(i.stderr)")
         let png = dir.appendingPathComponent("o.png").path
