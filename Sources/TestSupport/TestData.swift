@@ -36,9 +36,19 @@ public enum TestData {
     /// Absolute path of a file under the test-data folder, e.g. `path("splats/st-minimal.splat")`.
     public static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 
-    /// A fresh temporary directory for a test's output files.
+    /// The folder holding this test process's temporary directories (`splatframe-tests-PID` in
+    /// the system's temporary folder), removed with everything in it when the process exits, so
+    /// test runs do not leave thousands of folders behind.
+    public static let processFolder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("splatframe-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestData.processFolder) }
+        return url
+    }()
+
+    /// A fresh temporary directory for a test's output files (under `processFolder`).
     public static func temporaryDirectory(_ name: String = "splatframe-test") -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        let url = processFolder.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
