@@ -72,37 +72,38 @@ public enum LODBuilder {
             let leaf = buildLeaf(cloud, Array(leafOrder[spans[i]]), levels: levels)
             results.withLock { $0[i] = leaf }
         }
-        // Taken out of the lock, so each leaf's clouds are freed once copied (the peak stays near
-        // one pyramid, not two).
+        // Concatenated level by level, each leaf's level freed once copied and the freed memory
+        // handed back, so the peak holds about one pyramid, not two.
         var built = results.withLock { r in defer { r = [] }; return r }
         guard built.allSatisfy({ $0 != nil }) else { throw .cancelled }
-        // Concatenate leaf by leaf per level.
+        var clouds = built.map { $0!.0 }
+        let boxes = built.map { $0!.1 }
+        built = []
         var out = [SplatCloud](repeating: SplatCloud(shDegree: cloud.shDegree), count: levels)
-        for l in 0..<levels { out[l].reserveCapacity(built.reduce(0) { $0 + $1!.0[l].count }) }
-        var leaves: [LODPyramid.Leaf] = []
-        for i in 0..<leafSpans.count {
-            let (clouds, bounds) = built[i]!
-            built[i] = nil
-            var ranges: [Range<Int>] = []
-            for l in 0..<levels {
+        var ranges = [[Range<Int>]](repeating: [], count: clouds.count)
+        for l in 0..<levels {
+            out[l].reserveCapacity(clouds.reduce(0) { $0 + $1[l].count })
+            for i in clouds.indices {
                 let start = out[l].count
-                out[l].append(contentsOf: clouds[l])
-                ranges.append(start..<out[l].count)
+                out[l].append(contentsOf: clouds[i][l])
+                clouds[i][l] = SplatCloud(shDegree: cloud.shDegree)
+                ranges[i].append(start..<out[l].count)
             }
-            leaves.append(LODPyramid.Leaf(bounds: bounds, ranges: ranges))
+            FreedMemory.handBack()
         }
+        let leaves = clouds.indices.map { LODPyramid.Leaf(bounds: boxes[$0], ranges: ranges[$0]) }
         return LODPyramid(levels: out, leaves: leaves, tree: tree)
     }
 
     /// Bytes a process building the tree of `splats` splats with `shDegree` SH bands holds at its
-    /// peak, about: the capture, the leaves' levels (about twice the capture), the pyramid they are
-    /// copied into (twice again) and what the allocator keeps between — seven captures, plus a
-    /// fixed part. Measured peaks (`render` of 3DGS rooms, SH 3, 2 threads; they vary by up to
-    /// 20 % from run to run): 1.48 GB for 1M splats, 5.1–6.2 GB for 4M, 9.3 GB for 6M; this says
-    /// 1.9, 6.9 and 10.3. An estimate for refusing hopeless builds early.
+    /// peak, about: the capture, the leaves' levels (about twice the capture) and the pyramid
+    /// filling as they are freed — five captures with a margin, plus a fixed part. Measured peaks
+    /// (`render` of 3DGS rooms, SH 3, 2 threads; up to 20 % apart between runs): 1.10 GB for 1M
+    /// splats, 4.08 GB for 4M, 6.06 GB for 6M; this says 1.4, 5.0 and 7.4. An estimate for
+    /// refusing hopeless builds early.
     public static func estimatedPeakBytes(splats: Int, shDegree: Int) -> Int {
         let perSplat = 4 * (3 + 3 + 4 + 1 + 3 + 3 * SplatCloud.restCount(degree: shDegree))
-        return splats * (perSplat * 7 + 16) + (256 << 20)
+        return splats * (perSplat * 5 + 16) + (256 << 20)
     }
 
     /// One leaf's levels (level 0 in Morton order) and its box (centres ± 3σ of the largest axis).
@@ -196,4 +197,14 @@ extension Array where Element == GaussianMoments {
             if p < 0 { out.append(self[i]) } else if p > i { out.append(.merge(self[i], self[p])) }
         }
     }
+}
+
+/// Hands memory the allocator holds free back to the system (glibc's `malloc_trim`, found at run
+/// time; nothing where it is absent): the leaves' small arrays, freed while their levels are
+/// concatenated, would otherwise stay resident beside the pyramid.
+enum FreedMemory {
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let trim: Trim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
+
+    static func handBack() { _ = trim?(0) }
 }
