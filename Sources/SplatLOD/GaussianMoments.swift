@@ -32,8 +32,11 @@ struct GaussianMoments {
     }
 
     /// det Σ.
-    var determinant: Double {
-        let (a, b, c, d, e, f) = cov
+    var determinant: Double { Self.determinant(cov) }
+
+    /// det of a symmetric 3×3 matrix given as xx, xy, xz, yy, yz, zz.
+    static func determinant(_ m: (Double, Double, Double, Double, Double, Double)) -> Double {
+        let (a, b, c, d, e, f) = m
         return a * (d * f - e * e) - b * (b * f - c * e) + c * (b * e - c * d)
     }
 
@@ -145,9 +148,8 @@ struct GaussianMoments {
 extension GaussianMoments {
     /// log det(Σ + εI), ε in metres² (keeps flat splats finite).
     func logDeterminant(regularised epsilon: Double) -> Double {
-        var g = self
-        g.cov.0 += epsilon; g.cov.3 += epsilon; g.cov.5 += epsilon
-        return log(Swift.max(g.determinant, 1e-300))
+        let (a, b, c, d, e, f) = cov
+        return log(Swift.max(Self.determinant((a + epsilon, b, c, d + epsilon, e, f + epsilon)), 1e-300))
     }
 
     /// Runnalls' upper bound on the Kullback–Leibler divergence from the coverage-weighted
@@ -159,11 +161,10 @@ extension GaussianMoments {
         let wa = Swift.max(a.coverage, 1e-30), wb = Swift.max(b.coverage, 1e-30)
         let p = wa / (wa + wb), q = 1 - p
         let d = a.mean - b.mean, k = p * q
-        var m = a
-        m.cov = (p * a.cov.0 + q * b.cov.0 + k * d.x * d.x + epsilon, p * a.cov.1 + q * b.cov.1 + k * d.x * d.y,
-                 p * a.cov.2 + q * b.cov.2 + k * d.x * d.z, p * a.cov.3 + q * b.cov.3 + k * d.y * d.y + epsilon,
-                 p * a.cov.4 + q * b.cov.4 + k * d.y * d.z, p * a.cov.5 + q * b.cov.5 + k * d.z * d.z + epsilon)
-        return 0.5 * (log(Swift.max(m.determinant, 1e-300)) - p * logDetA - q * logDetB)
+        let merged = (p * a.cov.0 + q * b.cov.0 + k * d.x * d.x + epsilon, p * a.cov.1 + q * b.cov.1 + k * d.x * d.y,
+                      p * a.cov.2 + q * b.cov.2 + k * d.x * d.z, p * a.cov.3 + q * b.cov.3 + k * d.y * d.y + epsilon,
+                      p * a.cov.4 + q * b.cov.4 + k * d.y * d.z, p * a.cov.5 + q * b.cov.5 + k * d.z * d.z + epsilon)
+        return 0.5 * (log(Swift.max(determinant(merged), 1e-300)) - p * logDetA - q * logDetB)
     }
 }
 
