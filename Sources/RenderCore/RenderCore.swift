@@ -3,7 +3,8 @@
 // Job: vectors and 4×4 matrices, quaternions, the off-axis (Kooima) frustum, cameras,
 // physical screen geometry, and the data every stage passes along: `Framebuffer`,
 // `Texture`, `TriangleMesh`, `SplatCloud` (structure of arrays); Morton order and a seeded
-// generator for the stages that sort points in space or draw reproducible random numbers.
+// generator for the stages that sort points in space or draw reproducible random numbers; the
+// spherical-harmonic colour basis splats use.
 // Contract: no I/O, no threads, no dependencies. Units are metres and radians.
 // Screen space: the physical screen is a W×H rectangle centred at the origin in z = 0,
 // x right, y up, +z toward the viewer. Camera space is OpenGL's (looks down −Z, +Y up,

@@ -58,7 +58,8 @@ struct GaussianMoments {
 
     /// The single Gaussian with the coverage-weighted first and second moments of `a` and `b`;
     /// its opacity spreads their coverage over its own area, capped by the opacity of the two
-    /// stacked (1 − (1 − αa)(1 − αb)); two opaque splats' merge grows instead (see the body).
+    /// stacked (1 − (1 − αa)(1 − αb)); two opaque splats' merge grows instead (see the body). Its
+    /// colour is fitted to what the two show from every direction (`ViewFittedColour`).
     static func merge(_ a: GaussianMoments, _ b: GaussianMoments) -> GaussianMoments {
         let wa = max(a.coverage, 1e-30), wb = max(b.coverage, 1e-30), w = wa + wb
         var m = a
@@ -81,7 +82,7 @@ struct GaussianMoments {
             spread = (a.coverage + b.coverage) / m.area
         }
         m.opacity = min(stacked, spread, 0.999)
-        for k in m.colour.indices { m.colour[k] = Float((Double(a.colour[k]) * wa + Double(b.colour[k]) * wb) / w) }
+        m.colour = ViewFittedColour.fit(a, b)
         return m
     }
 

@@ -5,8 +5,8 @@
 //      a box holds at most `leafSplats` (a binary tree, the lod-meta.json tree).
 //   2. Level 0 of a leaf is its splats in Morton order of their centres within the leaf's box.
 //   3. Level l + 1 of a leaf merges level l's splats in pairs by their moments
-//      (`GaussianMoments.merge`: coverage-weighted mean, covariance and colour; opacity spread over
-//      the merged area). Pairs: the cheapest first among each splat's 16 nearest, the cost
+//      (`GaussianMoments.merge`: coverage-weighted mean and covariance, opacity spread over the
+//      merged area, SH colour fitted to what the pair shows from 48 directions: `ViewFittedColour`). Pairs: the cheapest first among each splat's 16 nearest, the cost
 //      scale-free (Runnalls' bound on the merge's Kullback–Leibler divergence) plus the colour
 //      difference (`pairUp`); a splat whose candidates were all taken is kept as it is.
 //      So each level holds a little over half the splats of the one below; `levels` levels in

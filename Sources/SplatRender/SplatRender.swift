@@ -23,5 +23,5 @@
 // Files: SplatRenderer (orchestration, StageWork) and one extension per stage (+Preprocess,
 // +Binning, +Sort, +Blend); SplatTunables (every constant); PreparedSplats (compact SoA copy);
 // ProjectedSplat (per-frame record); FrameSetup (camera constants); FastExp and LaneMask
-// (SIMD helpers); SphericalHarmonics; SplatStageTimes. Buffers: RenderCore.ScratchBuffer. Threads: Workers.WorkerPool.
+// (SIMD helpers); SplatStageTimes (the SH basis is RenderCore's SphericalHarmonics). Buffers: RenderCore.ScratchBuffer. Threads: Workers.WorkerPool.
 import RenderCore
