@@ -72,25 +72,27 @@ enum ViewFittedColour {
 
     /// The shares of `a`'s and `b`'s colours in what the two show from direction `directions[j]`
     /// (they sum to 1; by coverage when neither covers anything from there, e.g. two discs edge-on).
+    @inline(__always)
     static func shares(_ a: GaussianMoments, _ b: GaussianMoments, direction j: Int) -> (a: Double, b: Double) {
         let d = directions[j], (u, w) = across[j]
-        func projected(_ s: GaussianMoments) -> (Double, Double, Double) {
-            let (xx, xy, xz, yy, yz, zz) = s.cov
-            func form(_ p: SIMD3<Double>, _ r: SIMD3<Double>) -> Double {
+        @inline(__always) func projected(_ c: (Double, Double, Double, Double, Double, Double)) -> (Double, Double, Double) {
+            let (xx, xy, xz, yy, yz, zz) = c
+            @inline(__always) func form(_ p: SIMD3<Double>, _ r: SIMD3<Double>) -> Double {
                 p.x * (xx * r.x + xy * r.y + xz * r.z) + p.y * (xy * r.x + yy * r.y + yz * r.z) + p.z * (xz * r.x + yz * r.y + zz * r.z)
             }
             return (form(u, u), form(u, w), form(w, w))
         }
         let aFront = (a.mean * d).sum() <= (b.mean * d).sum()
-        let near = aFront ? a : b, far = aFront ? b : a
-        let f = projected(near), bk = projected(far)
+        let pa = projected(a.cov), pb = projected(b.cov)
+        let f = aFront ? pa : pb, bk = aFront ? pb : pa
+        let nearOpacity = aFront ? a.opacity : b.opacity, farOpacity = aFront ? b.opacity : a.opacity
         let detF = max(f.0 * f.2 - f.1 * f.1, 0), detB = max(bk.0 * bk.2 - bk.1 * bk.1, 0)
         let s = (f.0 + bk.0, f.1 + bk.1, f.2 + bk.2), detS = max(s.0 * s.2 - s.1 * s.1, 1e-300)
-        let delta = far.mean - near.mean, du = (delta * u).sum(), dw = (delta * w).sum()
+        let delta = b.mean - a.mean, du = (delta * u).sum(), dw = (delta * w).sum()  // sign drops out
         let mahalanobis = (s.2 * du * du - 2 * s.1 * du * dw + s.0 * dw * dw) / detS
-        let nearShare = near.opacity * detF.squareRoot()
-        let hidden = near.opacity * (detB * detF / detS).squareRoot() * exp(-0.5 * mahalanobis)
-        let farShare = max(far.opacity * (detB.squareRoot() - hidden), 0)
+        let nearShare = nearOpacity * detF.squareRoot()
+        let hidden = nearOpacity * (detB * detF / detS).squareRoot() * exp(-0.5 * mahalanobis)
+        let farShare = max(farOpacity * (detB.squareRoot() - hidden), 0)
         let total = nearShare + farShare
         guard total > 1e-300 else {
             let ca = max(a.coverage, 1e-30), cb = max(b.coverage, 1e-30)
@@ -99,28 +101,47 @@ enum ViewFittedColour {
         return aFront ? (nearShare / total, farShare / total) : (farShare / total, nearShare / total)
     }
 
+    /// The basis table flattened (`directionCount` rows of 16), and the projections by band count
+    /// (index K − 1 holds `projections[K]`), for the fit's inner loops.
+    private static let flatBasis: [Double] = basisTable.flatMap { $0 }
+    private static let projectionByCount: [[Double]] = (1...16).map { projections[$0] ?? [] }
+
     /// The merged splat's colour coefficients (the cloud's layout: dc, then the rest, channel
     /// innermost), fitted as described above. `a` and `b` hold the same number of coefficients.
     static func fit(_ a: GaussianMoments, _ b: GaussianMoments) -> [Float] {
         let k = a.colour.count / 3, n = directionCount
-        guard let proj = projections[k], b.colour.count == a.colour.count else { return a.colour }
-        var target = [Double](repeating: 0, count: n * 3)
-        for j in 0..<n {
-            let y = basisTable[j], share = shares(a, b, direction: j)
-            for ch in 0..<3 {
-                var ca = 0.5, cb = 0.5
-                for i in 0..<k { ca += y[i] * Double(a.colour[i * 3 + ch]); cb += y[i] * Double(b.colour[i * 3 + ch]) }
-                target[j * 3 + ch] = share.a * max(ca, 0) + share.b * max(cb, 0) - 0.5
+        guard (1...16).contains(k), a.colour.count == k * 3, b.colour.count == a.colour.count else { return a.colour }
+        let proj = projectionByCount[k - 1]
+        guard !proj.isEmpty else { return a.colour }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: n * 3 + k * 6) { buffer in
+            let target = buffer.baseAddress!, ca = target + n * 3, cb = ca + k * 3
+            for i in 0..<(k * 3) { ca[i] = Double(a.colour[i]); cb[i] = Double(b.colour[i]) }
+            flatBasis.withUnsafeBufferPointer { basis in
+                for j in 0..<n {
+                    let y = basis.baseAddress! + j * 16, share = shares(a, b, direction: j)
+                    var ra = 0.5, ga = 0.5, ba = 0.5, rb = 0.5, gb = 0.5, bb = 0.5
+                    for i in 0..<k {
+                        let v = y[i]
+                        ra += v * ca[i * 3]; ga += v * ca[i * 3 + 1]; ba += v * ca[i * 3 + 2]
+                        rb += v * cb[i * 3]; gb += v * cb[i * 3 + 1]; bb += v * cb[i * 3 + 2]
+                    }
+                    target[j * 3] = share.a * max(ra, 0) + share.b * max(rb, 0) - 0.5
+                    target[j * 3 + 1] = share.a * max(ga, 0) + share.b * max(gb, 0) - 0.5
+                    target[j * 3 + 2] = share.a * max(ba, 0) + share.b * max(bb, 0) - 0.5
+                }
             }
-        }
-        var out = [Float](repeating: 0, count: k * 3)
-        for r in 0..<k {
-            for ch in 0..<3 {
-                var s = 0.0
-                for j in 0..<n { s += proj[r * n + j] * target[j * 3 + ch] }
-                out[r * 3 + ch] = Float(s)
+            var out = [Float](repeating: 0, count: k * 3)
+            proj.withUnsafeBufferPointer { p in
+                for r in 0..<k {
+                    var sr = 0.0, sg = 0.0, sb = 0.0
+                    for j in 0..<n {
+                        let w = p[r * n + j]
+                        sr += w * target[j * 3]; sg += w * target[j * 3 + 1]; sb += w * target[j * 3 + 2]
+                    }
+                    out[r * 3] = Float(sr); out[r * 3 + 1] = Float(sg); out[r * 3 + 2] = Float(sb)
+                }
             }
+            return out
         }
-        return out
     }
 }

@@ -44,7 +44,7 @@ struct LODBuilderTests {
         let c = Self.cloud(2)
         let a = GaussianMoments(c, 0), b = GaussianMoments(c, 1)
         let m = GaussianMoments.merge(a, b)
-        let wa = a.coverage, wb = b.coverage
+        let wa = a.momentWeight, wb = b.momentWeight
         // Second moment about the origin is kept: E[xxᵀ] = Σ + μμᵀ.
         let want = (wa * (a.cov.0 + a.mean.x * a.mean.x) + wb * (b.cov.0 + b.mean.x * b.mean.x)) / (wa + wb)
         #expect(abs((m.cov.0 + m.mean.x * m.mean.x) - want) < 1e-9)
