@@ -163,9 +163,10 @@ extension Array where Element == GaussianMoments {
     /// splat and its `candidates` nearest (`NearestNeighbours`); a pair's cost is how much one
     /// Gaussian loses in standing for the two (`GaussianMoments.mergeCost`, scale-free, so thin
     /// splats pair with their coplanar neighbours) plus `colourWeight` × the squared difference of
-    /// every SH coefficient and `sizeWeight` × the squared log ratio of their areas. Pairs are taken greedily in cost order, each splat at most once; a
-    /// splat whose candidates were all taken stays as it is (merging it with a far one would
-    /// smear it). So a level holds a little over half the splats of the one below.
+    /// every SH coefficient and `sizeWeight` × the squared log ratio of their areas. Pairs are
+    /// taken greedily in cost order, each splat at most once; a splat whose candidates were all
+    /// taken stays as it is (merging it with a far one would smear it). So a level holds a little
+    /// over half the splats of the one below.
     func pairUp(into out: inout [GaussianMoments]) {
         let n = count
         guard n > 1 else { out += self; return }
@@ -174,7 +175,7 @@ extension Array where Element == GaussianMoments {
         let span = hi - lo
         // Keeps flat splats' determinants finite: σ of 10⁻⁵ of the box's diagonal.
         let epsilon = Swift.max((span * span).sum() * 1e-10, 1e-30)
-        let logDets = map { $0.logDeterminant(regularised: epsilon) }
+        let logDets = map { $0.logDeterminant(regularised: epsilon) }, areas = map(\.area)
         let k = Swift.min(Self.candidates, n - 1)
         let near = NearestNeighbours.of(map(\.mean), k: k)
         var edges: [(cost: Double, i: Int32, j: Int32)] = []
@@ -187,7 +188,7 @@ extension Array where Element == GaussianMoments {
                 let a = self[i].colour, b = self[j].colour
                 var dc: Float = 0
                 for c in a.indices { dc += (a[c] - b[c]) * (a[c] - b[c]) }
-                let sizeRatio = log(self[i].area / self[j].area)
+                let sizeRatio = log(areas[i] / areas[j])
                 let cost = GaussianMoments.mergeCost(self[i], self[j], logDets[i], logDets[j], epsilon: epsilon)
                     + Self.colourWeight * Double(dc) + Self.sizeWeight * sizeRatio * sizeRatio
                 edges.append((cost, Int32(Swift.min(i, j)), Int32(Swift.max(i, j))))

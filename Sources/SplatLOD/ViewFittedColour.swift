@@ -38,19 +38,20 @@ enum ViewFittedColour {
         return (u, SIMD3(d.y * u.z - d.z * u.y, d.z * u.x - d.x * u.z, d.x * u.y - d.y * u.x))
     }
 
-    /// Per direction: the 16 SH basis values.
-    static let basisTable: [[Double]] = directions.map(SphericalHarmonics.basis)
+    /// The 16 SH basis values per direction: row j of 16 at `j * 16`.
+    static let basisTable: [Double] = directions.flatMap(SphericalHarmonics.basis)
 
-    /// Per coefficient count K (1, 4, 9 or 16, bands 0…3): the K × `directionCount` least-squares
-    /// projection (YᵀY)⁻¹Yᵀ, row-major, Y the basis table's first K columns.
-    static let projections: [Int: [Double]] = Dictionary(uniqueKeysWithValues: [1, 4, 9, 16].map { ($0, projection($0)) })
+    /// At index K − 1, for coefficient counts K of 1, 4, 9 or 16 (bands 0…3): the K ×
+    /// `directionCount` least-squares projection (YᵀY)⁻¹Yᵀ, row-major, Y the basis table's first K
+    /// columns (empty for other K).
+    static let projections: [[Double]] = (1...16).map { [1, 4, 9, 16].contains($0) ? projection($0) : [] }
 
     private static func projection(_ k: Int) -> [Double] {
         let n = directionCount, w = 2 * k
         // [YᵀY | I], reduced by Gauss–Jordan with partial pivoting to [I | (YᵀY)⁻¹].
         var a = [Double](repeating: 0, count: k * w)
         for r in 0..<k {
-            for c in 0..<k { a[r * w + c] = (0..<n).reduce(0) { $0 + basisTable[$1][r] * basisTable[$1][c] } }
+            for c in 0..<k { a[r * w + c] = (0..<n).reduce(0) { $0 + basisTable[$1 * 16 + r] * basisTable[$1 * 16 + c] } }
             a[r * w + k + r] = 1
         }
         for c in 0..<k {
@@ -65,7 +66,7 @@ enum ViewFittedColour {
         }
         var out = [Double](repeating: 0, count: k * n)
         for r in 0..<k {
-            for j in 0..<n { out[r * n + j] = (0..<k).reduce(0) { $0 + a[r * w + k + $1] * basisTable[j][$1] } }
+            for j in 0..<n { out[r * n + j] = (0..<k).reduce(0) { $0 + a[r * w + k + $1] * basisTable[j * 16 + $1] } }
         }
         return out
     }
@@ -101,22 +102,17 @@ enum ViewFittedColour {
         return aFront ? (nearShare / total, farShare / total) : (farShare / total, nearShare / total)
     }
 
-    /// The basis table flattened (`directionCount` rows of 16), and the projections by band count
-    /// (index K − 1 holds `projections[K]`), for the fit's inner loops.
-    private static let flatBasis: [Double] = basisTable.flatMap { $0 }
-    private static let projectionByCount: [[Double]] = (1...16).map { projections[$0] ?? [] }
-
     /// The merged splat's colour coefficients (the cloud's layout: dc, then the rest, channel
     /// innermost), fitted as described above. `a` and `b` hold the same number of coefficients.
     static func fit(_ a: GaussianMoments, _ b: GaussianMoments) -> [Float] {
         let k = a.colour.count / 3, n = directionCount
         guard (1...16).contains(k), a.colour.count == k * 3, b.colour.count == a.colour.count else { return a.colour }
-        let proj = projectionByCount[k - 1]
+        let proj = projections[k - 1]
         guard !proj.isEmpty else { return a.colour }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: n * 3 + k * 6) { buffer in
             let target = buffer.baseAddress!, ca = target + n * 3, cb = ca + k * 3
             for i in 0..<(k * 3) { ca[i] = Double(a.colour[i]); cb[i] = Double(b.colour[i]) }
-            flatBasis.withUnsafeBufferPointer { basis in
+            basisTable.withUnsafeBufferPointer { basis in
                 for j in 0..<n {
                     let y = basis.baseAddress! + j * 16, share = shares(a, b, direction: j)
                     var ra = 0.5, ga = 0.5, ba = 0.5, rb = 0.5, gb = 0.5, bb = 0.5
