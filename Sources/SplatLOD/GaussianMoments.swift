@@ -163,9 +163,10 @@ extension GaussianMoments {
     /// ½[log det Σₘ − p log det Σa − (1 − p) log det Σb], p = a's share of the coverage.
     /// Scale-free: two splats that overlap well relative to their size merge cheaply. (The shares
     /// stay by coverage, not `momentWeight`: with the merge's own weights the playbot lost 0.1–0.4 dB.)
+    /// `coverageA` and `coverageB` are the two splats' `coverage`, which the caller computes once per level.
     static func mergeCost(_ a: GaussianMoments, _ b: GaussianMoments, _ logDetA: Double, _ logDetB: Double,
-                          epsilon: Double) -> Double {
-        let wa = Swift.max(a.coverage, 1e-30), wb = Swift.max(b.coverage, 1e-30)
+                          coverageA: Double, coverageB: Double, epsilon: Double) -> Double {
+        let wa = Swift.max(coverageA, 1e-30), wb = Swift.max(coverageB, 1e-30)
         let p = wa / (wa + wb), q = 1 - p
         let d = a.mean - b.mean, k = p * q
         let merged = (p * a.cov.0 + q * b.cov.0 + k * d.x * d.x + epsilon, p * a.cov.1 + q * b.cov.1 + k * d.x * d.y,

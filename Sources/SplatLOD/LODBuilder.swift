@@ -176,6 +176,7 @@ extension Array where Element == GaussianMoments {
         // Keeps flat splats' determinants finite: σ of 10⁻⁵ of the box's diagonal.
         let epsilon = Swift.max((span * span).sum() * 1e-10, 1e-30)
         let logDets = map { $0.logDeterminant(regularised: epsilon) }, areas = map(\.area)
+        let coverages = indices.map { self[$0].opacity * areas[$0] }  // `coverage`, from the areas above
         let k = Swift.min(Self.candidates, n - 1)
         let near = NearestNeighbours.of(map(\.mean), k: k)
         var edges: [(cost: Double, i: Int32, j: Int32)] = []
@@ -189,7 +190,8 @@ extension Array where Element == GaussianMoments {
                 var dc: Float = 0
                 for c in a.indices { dc += (a[c] - b[c]) * (a[c] - b[c]) }
                 let sizeRatio = log(areas[i] / areas[j])
-                let cost = GaussianMoments.mergeCost(self[i], self[j], logDets[i], logDets[j], epsilon: epsilon)
+                let cost = GaussianMoments.mergeCost(self[i], self[j], logDets[i], logDets[j],
+                                                     coverageA: coverages[i], coverageB: coverages[j], epsilon: epsilon)
                     + Self.colourWeight * Double(dc) + Self.sizeWeight * sizeRatio * sizeRatio
                 edges.append((cost, Int32(Swift.min(i, j)), Int32(Swift.max(i, j))))
             }
