@@ -22,6 +22,10 @@ struct LODSceneTests {
         o.lod.budget = budget
         o.lod.forcedLevel = forced
         o.lod.cacheBytes = cacheBytes
+        // The small test images stand for the centre of a 1280×720 frame (`ownCamera`, `centre`):
+        // what such a crop shows is not what the frame would, so budgets follow the box rule here
+        // (the visible-area rule: LODVisibilityTests).
+        o.lod.spendsBudgetByVisibleArea = false
         let loader = try SceneLoader(path: path, options: o)
         let scene = ownCoordinates ? try loader.sceneInOwnCoordinates(screen: screen) : try loader.scene(screen: screen)
         return (try #require(scene as? LODSplatScene), loader.warnings)

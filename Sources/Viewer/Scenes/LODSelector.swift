@@ -23,8 +23,18 @@ import SceneIO
 ///   head turns).
 /// - Budget B: when the wanted levels hold more than B splats, T is raised, the same for every
 ///   leaf in view, to the smallest T′ whose selection fits (bisection on log T′): every leaf is
-///   coarsened to the same on-screen spacing, the greedy optimum for that error. If even the
+///   coarsened to the same on-screen spacing, the greedy optimum for that error. Then what the
+///   jump between levels left of B is spent: one level finer at a time, for the leaf whose
+///   spacing is widest on screen among those whose finer level still fits. If even the
 ///   coarsest levels exceed B, every leaf takes its coarsest.
+/// - Visible area (when the caller measured it, `SplatVisibility`): a box's surface says little
+///   about how much of a leaf the eye sees — a leaf behind another, or a ground seen at a grazing
+///   angle, shows a fraction of it. With V(n) the leaf's visible area (camera pixels², measured
+///   on its coarsest level), the on-screen spacing of level ℓ is √(V(n) / c(n,ℓ)) instead, and
+///   the same bisection then spreads the budget as splats per *visible* pixel — the optimum of
+///   an error V·p² per leaf under the budget. A leaf in view with nothing visible takes its
+///   coarsest level. It applies only when the budget binds: below it every leaf keeps the
+///   (finer, conservative) box rule.
 /// - A forced level (`--lod N`) overrides all of this: every leaf wants N (or the usable level
 ///   nearest to it), whatever the budget.
 /// Levels without a usable range (absent from the file, or their chunk missing or failed) are
@@ -40,6 +50,8 @@ public final class LODSelector {
     /// Per leaf, this frame: distance factor f/d (pixels per model unit at the leaf) and in-view flag.
     private var pixelsPerUnit: [Float]
     private var inView: [Bool]
+    /// Per leaf, this frame: visible area (camera pixels²) when `choose` was given it, else −1.
+    private var visible: [Float]
     /// Per leaf: the level it wants (−1: none usable) and the level it shows (−1: nothing yet).
     public private(set) var wanted: [Int]
     public private(set) var shown: [Int]
@@ -71,6 +83,7 @@ public final class LODSelector {
         counts = c; spacing = s
         pixelsPerUnit = [Float](repeating: 0, count: nodeCount)
         inView = [Bool](repeating: true, count: nodeCount)
+        visible = [Float](repeating: -1, count: nodeCount)
         wanted = [Int](repeating: -1, count: nodeCount)
         shown = [Int](repeating: -1, count: nodeCount)
         refinedIn = [UInt64](repeating: 0, count: nodeCount)
@@ -111,7 +124,11 @@ public final class LODSelector {
     /// - Parameters:
     ///   - budget: most splats in all (nil: no budget).
     ///   - forced: a level every leaf wants (nil: the heuristic).
-    public func choose(camera: Camera, budget: Int?, forced: Int?) {
+    ///   - visibleArea: per leaf, its visible area (camera pixels², `SplatVisibility`); used only
+    ///     when the budget binds (see the type's documentation). nil: the box rule throughout.
+    public func choose(camera: Camera, budget: Int?, forced: Int?, visibleArea: [Float]? = nil) {
+        precondition(visibleArea == nil || visibleArea!.count == nodeCount, "one visible area per leaf")
+        for n in 0..<nodeCount { visible[n] = -1 }
         if let forced {
             for n in 0..<nodeCount { wanted[n] = nearestUsable(n, to: forced) ?? -1 }
             effectiveThreshold = pixelThreshold
@@ -138,6 +155,9 @@ public final class LODSelector {
         var total = select(threshold: base)
         effectiveThreshold = base
         if let budget, total > budget {
+            if let visibleArea {
+                for n in 0..<nodeCount where inView[n] { visible[n] = max(0, visibleArea[n]) }
+            }
             // Smallest threshold whose selection fits: total(t) falls as t grows.
             var lo = log2(base), hi = lo + 1
             var fits = false
@@ -156,6 +176,37 @@ public final class LODSelector {
                 effectiveThreshold = .infinity
             }
             total = select(threshold: effectiveThreshold)
+            if effectiveThreshold.isFinite { fill(budget: budget, total: total, threshold: effectiveThreshold) }
+        }
+    }
+
+    /// Pixels between neighbouring splats of leaf `n` at level `l` on screen this frame: from the
+    /// visible area when measured, else from the box's surface and distance.
+    @inline(__always) private func screenSpacing(_ n: Int, _ l: Int) -> Float {
+        let v = visible[n]
+        if v < 0 { return spacing[n * levelCount + l] * pixelsPerUnit[n] }
+        let c = counts[n * levelCount + l]
+        return v > 0 && c > 0 ? (v / Float(c)).squareRoot() : 0
+    }
+
+    /// Spends what the threshold's selection left of `budget` (`total` taken): repeatedly
+    /// refines by one level the in-view leaf whose wanted level's spacing is widest on screen
+    /// among those whose next finer level still fits — what a slightly larger threshold step
+    /// would have refined. Only leaves still at least `threshold`/2 apart: one already much
+    /// finer than the threshold asks (a leaf hidden but for a sliver) gains nothing from more.
+    /// O(leaves) per refinement; the bisection leaves few to make.
+    private func fill(budget: Int, total: Int, threshold: Float) {
+        var total = total
+        while true {
+            var best = -1, bestLevel = -1, widest = threshold / 2
+            for n in 0..<nodeCount where inView[n] && wanted[n] >= 0 && visible[n] != 0 {
+                guard let f = next(n, from: wanted[n], -1), total + count(n, f) - count(n, wanted[n]) <= budget else { continue }
+                let p = screenSpacing(n, wanted[n])
+                if p > widest { widest = p; best = n; bestLevel = f }
+            }
+            guard best >= 0 else { return }
+            total += count(best, bestLevel) - count(best, wanted[best])
+            wanted[best] = bestLevel
         }
     }
 
@@ -165,15 +216,14 @@ public final class LODSelector {
         var total = 0
         for n in 0..<nodeCount {
             var pick = -1
-            if !inView[n] || t == .infinity {
+            if !inView[n] || t == .infinity || visible[n] == 0 {
                 pick = coarsest(n) ?? -1
             } else {
                 // The coarsest level whose spacing projects to ≤ t pixels, else the finest usable.
-                let k = pixelsPerUnit[n]
                 var within = -1, finestUsable = -1
                 for l in 0..<levelCount where usable(n, l) {
                     if finestUsable < 0 { finestUsable = l }
-                    if spacing[n * levelCount + l] * k <= t { within = l }
+                    if screenSpacing(n, l) <= t { within = l }
                 }
                 pick = within >= 0 ? within : finestUsable
             }

@@ -21,6 +21,10 @@ public struct LODOptions: Sendable, Equatable {
     public var forcedLevel: Int?
     /// Pixels between neighbouring splats a leaf's level should not exceed (`LODSelector`).
     public var pixelThreshold: Float = 1
+    /// Whether a binding budget is spent by each leaf's measured visible area (`LODSelector`);
+    /// false keeps the box rule throughout (tests whose small image stands for the centre of a
+    /// full frame, where what that crop shows is not what the frame would).
+    public var spendsBudgetByVisibleArea = true
     /// Bytes of decoded chunks kept (LRU) beyond those the frame pins.
     public var cacheBytes = 1 << 30
     /// Whether the budget was named (`--splat-budget N`): a plain capture of any size then gets
@@ -48,7 +52,9 @@ public struct LODOptions: Sendable, Equatable {
 /// `Placement`, the renderer working in the model's own frame), drawn with level of detail.
 ///
 /// Each frame (the first `render` after `advance`, or every `render` when nothing advances it):
-/// 1. `LODSelector.choose` picks each leaf's wanted level for the camera, under the budget.
+/// 1. `LODSelector.choose` picks each leaf's wanted level for the camera, under the budget. When
+///    the budget binds, it chooses again with each leaf's visible area (`SplatVisibility` on the
+///    leaves' coarsest levels, which are kept requested): the budget then goes where the eye sees.
 /// 2. `LODSelector.step` moves what is shown one level per leaf towards it, using only levels
 ///    already in memory: a leaf whose next level is not loaded keeps its current one; a leaf with
 ///    nothing shown yet takes the loaded level nearest its wanted one (coarser on ties). So the
@@ -94,6 +100,17 @@ public final class LODSplatScene: PlacedModelScene {
     public private(set) var assemblies = 0
     /// Failures already folded into the selector.
     private var knownFailures: [Bool]
+    /// Visible area per leaf (camera pixels²), measured when the budget binds, its age in frames
+    /// (window), and scratch.
+    private let visibility = SplatVisibility(scale: 8)
+    private var visibleArea: [Float]
+    private var hasVisibility = false
+    private var visibilityAge = 0
+    /// Frames between two measurements of the visible area in the window.
+    static let visibilityInterval = 4
+    private var blockArea: [Float]
+    private var visiblePairs: [(node: Int, level: Int)]
+    private var visibleBlocks: [PreparedSplats]
 
     /// Opens the scene for `sog`, fitted by `fit`. `realtime` streams on a background thread (the
     /// window); otherwise chunks load on the frame's thread (deterministic frames).
@@ -117,6 +134,10 @@ public final class LODSplatScene: PlacedModelScene {
         assembled = [Int](repeating: -1, count: nodes)
         levelLoaded = [Bool](repeating: false, count: nodes * sog.levelCount)
         knownFailures = sog.chunks.map { $0.problem != nil }
+        visibleArea = [Float](repeating: 0, count: nodes)
+        blockArea = [Float](repeating: 0, count: nodes)
+        visiblePairs = []; visiblePairs.reserveCapacity(nodes)
+        visibleBlocks = []; visibleBlocks.reserveCapacity(nodes)
     }
 
     deinit { store.stop() }
@@ -151,6 +172,20 @@ public final class LODSplatScene: PlacedModelScene {
         store.snapshot(into: &chunkState)
         foldFailures()
         selector.choose(camera: camera, budget: options.budget, forced: options.forcedLevel)
+        if options.spendsBudgetByVisibleArea, options.forcedLevel == nil, options.budget != nil,
+           selector.effectiveThreshold > selector.pixelThreshold {
+            // When the budget binds it is spent by visible area (`LODSelector`). The window
+            // re-measures every `visibilityInterval` frames (what the eye sees changes slowly; the
+            // choice itself follows the camera every frame); render, bench and export every frame.
+            if !store.realtime || visibilityAge >= Self.visibilityInterval || !hasVisibility {
+                hasVisibility = measureVisibility(camera: camera)
+                visibilityAge = 0
+            }
+            visibilityAge += 1
+            if hasVisibility { selector.choose(camera: camera, budget: options.budget, forced: nil, visibleArea: visibleArea) }
+        } else {
+            hasVisibility = false
+        }
         let budget = options.forcedLevel == nil ? options.budget : nil
 
         if !store.realtime {
@@ -184,6 +219,10 @@ public final class LODSplatScene: PlacedModelScene {
         for n in 0..<nodes where selector.shown[n] < 0 {
             if let c = selector.coarsest(n) { addRequest(store.chunk(node: n, level: c)) }
         }
+        if options.spendsBudgetByVisibleArea && options.budget != nil && options.forcedLevel == nil {
+            // The coarsest levels measure what the eye sees when the budget binds.
+            for n in 0..<nodes { if let c = selector.coarsest(n) { addRequest(store.chunk(node: n, level: c)) } }
+        }
         for level in stride(from: levels - 1, through: 0, by: -1) {
             for n in 0..<nodes {
                 let s = selector.shown[n], w = selector.wanted[n]
@@ -207,6 +246,28 @@ public final class LODSplatScene: PlacedModelScene {
             lastAssemblyMs = (MonotonicClock.now() - t) * 1000
             assemblies += 1
         }
+    }
+
+    /// Measures each leaf's visible area on its coarsest level (`visibleArea`). Frame-exact: decodes
+    /// those chunks first. Realtime: false (nothing measured) while one of them is not in memory.
+    private func measureVisibility(camera: Camera) -> Bool {
+        let nodes = selector.nodeCount
+        visiblePairs.removeAll(keepingCapacity: true)
+        for n in 0..<nodes {
+            guard let c = selector.coarsest(n) else { continue }
+            let chunk = store.chunk(node: n, level: c)
+            if !store.realtime && chunk >= 0 && chunkState[chunk] == 0 { store.load(chunk) }
+            visiblePairs.append((n, c))
+        }
+        visibleBlocks.removeAll(keepingCapacity: true)
+        store.blocks(visiblePairs[...], into: &visibleBlocks)
+        // A level that failed to load since the choice was made, or one still streaming in.
+        guard visibleBlocks.count == visiblePairs.count else { visibleBlocks.removeAll(keepingCapacity: true); return false }
+        visibility.measure(visibleBlocks, camera: camera, into: &blockArea)
+        visibleBlocks.removeAll(keepingCapacity: true)
+        for n in 0..<nodes { visibleArea[n] = 0 }
+        for (k, p) in visiblePairs.enumerated() { visibleArea[p.node] = blockArea[k] }
+        return true
     }
 
     /// Pins chunk `c` and appends it to this frame's requests (once).
