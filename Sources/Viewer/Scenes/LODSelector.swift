@@ -25,12 +25,12 @@ import SceneIO
 ///   leaf in view, to the smallest T′ whose selection fits (bisection on log T′): every leaf is
 ///   coarsened to the same on-screen spacing, the greedy optimum for that error. Then what the
 ///   jump between levels left of B is spent: one level finer at a time, for the leaf whose
-///   spacing is widest on screen among those whose finer level still fits. If even the
-///   coarsest levels exceed B, every leaf takes its coarsest.
+///   spacing is widest on screen among those whose finer level still fits (until none fits).
+///   If even the coarsest levels exceed B, every leaf takes its coarsest.
 /// - Visible area (when the caller measured it, `SplatVisibility`): a box's surface says little
 ///   about how much of a leaf the eye sees — a leaf behind another, or a ground seen at a grazing
 ///   angle, shows a fraction of it. With V(n) the leaf's visible area (camera pixels², measured
-///   on its coarsest level), the on-screen spacing of level ℓ is √(V(n) / c(n,ℓ)) instead, and
+///   by the caller), the on-screen spacing of level ℓ is √(V(n) / c(n,ℓ)) instead, and
 ///   the same bisection then spreads the budget as splats per *visible* pixel — the optimum of
 ///   an error V·p² per leaf under the budget. A leaf in view with nothing visible takes its
 ///   coarsest level. It applies only when the budget binds: below it every leaf keeps the
@@ -176,7 +176,7 @@ public final class LODSelector {
                 effectiveThreshold = .infinity
             }
             total = select(threshold: effectiveThreshold)
-            if effectiveThreshold.isFinite { fill(budget: budget, total: total, threshold: effectiveThreshold) }
+            if effectiveThreshold.isFinite { fill(budget: budget, total: total) }
         }
     }
 
@@ -192,13 +192,13 @@ public final class LODSelector {
     /// Spends what the threshold's selection left of `budget` (`total` taken): repeatedly
     /// refines by one level the in-view leaf whose wanted level's spacing is widest on screen
     /// among those whose next finer level still fits — what a slightly larger threshold step
-    /// would have refined. Only leaves still at least `threshold`/2 apart: one already much
-    /// finer than the threshold asks (a leaf hidden but for a sliver) gains nothing from more.
-    /// O(leaves) per refinement; the bisection leaves few to make.
-    private func fill(budget: Int, total: Int, threshold: Float) {
+    /// would have refined, and then the rest (a leaf that shows only a sliver is still drawn
+    /// better for it, and a budget is what the frame may draw). Leaves that show nothing are
+    /// left at their coarsest. O(leaves) per refinement.
+    private func fill(budget: Int, total: Int) {
         var total = total
         while true {
-            var best = -1, bestLevel = -1, widest = threshold / 2
+            var best = -1, bestLevel = -1, widest: Float = -1
             for n in 0..<nodeCount where inView[n] && wanted[n] >= 0 && visible[n] != 0 {
                 guard let f = next(n, from: wanted[n], -1), total + count(n, f) - count(n, wanted[n]) <= budget else { continue }
                 let p = screenSpacing(n, wanted[n])

@@ -53,8 +53,10 @@ public struct LODOptions: Sendable, Equatable {
 ///
 /// Each frame (the first `render` after `advance`, or every `render` when nothing advances it):
 /// 1. `LODSelector.choose` picks each leaf's wanted level for the camera, under the budget. When
-///    the budget binds, it chooses again with each leaf's visible area (`SplatVisibility` on the
-///    leaves' coarsest levels, which are kept requested): the budget then goes where the eye sees.
+///    the budget binds, it chooses again with each leaf's visible area: `SplatVisibility` on the
+///    finest level that holds at most a quarter of the budget (kept requested; coarser levels'
+///    blobs spill over what lies in front and misjudge it), measured again only when the camera
+///    has moved (`visibilityIsStale`). The budget then goes where the eye sees.
 /// 2. `LODSelector.step` moves what is shown one level per leaf towards it, using only levels
 ///    already in memory: a leaf whose next level is not loaded keeps its current one; a leaf with
 ///    nothing shown yet takes the loaded level nearest its wanted one (coarser on ties). So the
@@ -104,10 +106,24 @@ public final class LODSplatScene: PlacedModelScene {
     /// (window), and scratch.
     private let visibility = SplatVisibility(scale: 8)
     private var visibleArea: [Float]
-    private var hasVisibility = false
+    /// The camera `visibleArea` was measured for (nil: none valid), the budget it was measured
+    /// under, and frames since.
+    private var measuredCamera: Camera?
+    private var measuredBudget = 0
     private var visibilityAge = 0
     /// Frames between two measurements of the visible area in the window.
     static let visibilityInterval = 4
+    /// The level the visible area is measured on for `budget`: the finest whose splats, over all
+    /// leaves, number at most budget / 4 (else the coarsest).
+    func visibilityLevel(budget: Int) -> Int {
+        let levels = selector.levelCount
+        for l in 0..<levels {
+            var total = 0
+            for n in 0..<selector.nodeCount { total += max(0, selector.count(n, selector.nearestUsable(n, to: l) ?? -1)) }
+            if total <= budget / 4 { return l }
+        }
+        return levels - 1
+    }
     private var blockArea: [Float]
     private var visiblePairs: [(node: Int, level: Int)]
     private var visibleBlocks: [PreparedSplats]
@@ -174,17 +190,17 @@ public final class LODSplatScene: PlacedModelScene {
         selector.choose(camera: camera, budget: options.budget, forced: options.forcedLevel)
         if options.spendsBudgetByVisibleArea, options.forcedLevel == nil, options.budget != nil,
            selector.effectiveThreshold > selector.pixelThreshold {
-            // When the budget binds it is spent by visible area (`LODSelector`). The window
-            // re-measures every `visibilityInterval` frames (what the eye sees changes slowly; the
-            // choice itself follows the camera every frame); render, bench and export every frame.
-            if !store.realtime || visibilityAge >= Self.visibilityInterval || !hasVisibility {
-                hasVisibility = measureVisibility(camera: camera)
+            // When the budget binds it is spent by visible area (`LODSelector`), measured again
+            // only when the camera has moved (`visibilityIsStale`) — and in the window at most
+            // every `visibilityInterval` frames; the choice itself follows the camera every frame.
+            visibilityAge += 1
+            if visibilityIsStale(camera) && (!store.realtime || visibilityAge >= Self.visibilityInterval || measuredCamera == nil) {
+                measuredCamera = measureVisibility(camera: camera) ? camera : nil
                 visibilityAge = 0
             }
-            visibilityAge += 1
-            if hasVisibility { selector.choose(camera: camera, budget: options.budget, forced: nil, visibleArea: visibleArea) }
+            if measuredCamera != nil { selector.choose(camera: camera, budget: options.budget, forced: nil, visibleArea: visibleArea) }
         } else {
-            hasVisibility = false
+            measuredCamera = nil
         }
         let budget = options.forcedLevel == nil ? options.budget : nil
 
@@ -219,9 +235,10 @@ public final class LODSplatScene: PlacedModelScene {
         for n in 0..<nodes where selector.shown[n] < 0 {
             if let c = selector.coarsest(n) { addRequest(store.chunk(node: n, level: c)) }
         }
-        if options.spendsBudgetByVisibleArea && options.budget != nil && options.forcedLevel == nil {
-            // The coarsest levels measure what the eye sees when the budget binds.
-            for n in 0..<nodes { if let c = selector.coarsest(n) { addRequest(store.chunk(node: n, level: c)) } }
+        if options.spendsBudgetByVisibleArea, let budget = options.budget, options.forcedLevel == nil {
+            // The level that measures what the eye sees when the budget binds.
+            let level = visibilityLevel(budget: budget)
+            for n in 0..<nodes { if let c = selector.nearestUsable(n, to: level) { addRequest(store.chunk(node: n, level: c)) } }
         }
         for level in stride(from: levels - 1, through: 0, by: -1) {
             for n in 0..<nodes {
@@ -248,13 +265,44 @@ public final class LODSplatScene: PlacedModelScene {
         }
     }
 
-    /// Measures each leaf's visible area on its coarsest level (`visibleArea`). Frame-exact: decodes
-    /// those chunks first. Realtime: false (nothing measured) while one of them is not in memory.
+    /// Whether `visibleArea` no longer stands for `camera`: nothing measured, another budget or
+    /// image size, the eye moved by more than 2 % of its distance to the capture's centre, the
+    /// view turned by more than ~0.6°, or the projection changed by more than 1 %. A function of
+    /// the cameras alone, so frame-exact frames still depend on the eye path only.
+    private func visibilityIsStale(_ camera: Camera) -> Bool {
+        guard let m = measuredCamera, m.width == camera.width, m.height == camera.height,
+              measuredBudget == options.budget ?? 0 else { return true }
+        let eye = camera.position
+        let distance = max((eye - sceneCentre).length, 1e-6)
+        if (eye - m.position).length > 0.02 * distance { return true }
+        for r in 0..<3 {
+            for c in 0..<3 where abs(camera.view[r, c] - m.view[r, c]) > 0.01 { return true }
+        }
+        @inline(__always) func moved(_ r: Int, _ c: Int) -> Bool {
+            let a = camera.projection[r, c], b = m.projection[r, c]
+            return abs(a - b) > 0.01 * max(1, abs(b))
+        }
+        if moved(0, 0) || moved(1, 1) || moved(0, 2) || moved(1, 2) { return true }
+        return false
+    }
+
+    /// Centre of the leaves' boxes (model space).
+    private lazy var sceneCentre: Vec3 = {
+        var b = Bounds.empty
+        for node in sog.nodes { b = b.including(node.bounds.min).including(node.bounds.max) }
+        return b.isEmpty ? .zero : (b.min + b.max) * 0.5
+    }()
+
+    /// Measures each leaf's visible area (`visibleArea`) on the level `visibilityLevel` picks.
+    /// Frame-exact: decodes those chunks first. Realtime: false (nothing measured) while one of
+    /// them is not in memory.
     private func measureVisibility(camera: Camera) -> Bool {
+        measuredBudget = options.budget ?? 0
         let nodes = selector.nodeCount
         visiblePairs.removeAll(keepingCapacity: true)
+        let level = visibilityLevel(budget: options.budget ?? 0)
         for n in 0..<nodes {
-            guard let c = selector.coarsest(n) else { continue }
+            guard let c = selector.nearestUsable(n, to: level) else { continue }
             let chunk = store.chunk(node: n, level: c)
             if !store.realtime && chunk >= 0 && chunkState[chunk] == 0 { store.load(chunk) }
             visiblePairs.append((n, c))
