@@ -57,6 +57,11 @@ public final class SplatVisibility {
         records.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
+        // Room for every splat at once, so that a view showing more of them later grows nothing.
+        let total = blocks.reduce(0) { $0 + $1.count }
+        if records.capacity < total {
+            records.reserveCapacity(total); keys.reserveCapacity(total); order.reserveCapacity(total)
+        }
         let s = Float(scale)
         let V = camera.view, P = camera.projection
         let fx = Float(camera.width) / 2 * P[0, 0] / s, cx = Float(camera.width) / 2 * (1 - P[0, 2]) / s
