@@ -63,13 +63,13 @@ public final class SplatVisibility {
             records.reserveCapacity(total); keys.reserveCapacity(total); order.reserveCapacity(total)
         }
         let s = Float(scale)
-        let V = camera.view, P = camera.projection
-        let fx = Float(camera.width) / 2 * P[0, 0] / s, cx = Float(camera.width) / 2 * (1 - P[0, 2]) / s
-        let fy = Float(camera.height) / 2 * P[1, 1] / s, cy = Float(camera.height) / 2 * (1 + P[1, 2]) / s
-        // The camera frame with x right, y down, z forward: rows of the rotation and the offset.
-        let r0 = SIMD3<Float>(V[0, 0], V[0, 1], V[0, 2]), r1 = -SIMD3<Float>(V[1, 0], V[1, 1], V[1, 2])
-        let r2 = -SIMD3<Float>(V[2, 0], V[2, 1], V[2, 2])
-        let t0 = V[0, 3], t1 = -V[1, 3], t2 = -V[2, 3]
+        // The renderer's intrinsics, scaled to the low resolution, and the camera frame with x
+        // right, y down, z forward: rows of the rotation and the offset.
+        let setup = FrameSetup(camera: camera, antialias: false)
+        let fx = setup.fx / s, cx = setup.cx / s, fy = setup.fy / s, cy = setup.cy / s
+        let r0 = SIMD3<Float>(setup.v00, setup.v01, setup.v02), r1 = -SIMD3<Float>(setup.v10, setup.v11, setup.v12)
+        let r2 = -SIMD3<Float>(setup.v20, setup.v21, setup.v22)
+        let t0 = setup.v03, t1 = -setup.v13, t2 = -setup.v23
         // The renderer's dilation, 0.3 px², applied in low-resolution pixels (so at least the
         // renderer's); the opacity factor below keeps each splat's coverage.
         let dilation: Float = 0.3

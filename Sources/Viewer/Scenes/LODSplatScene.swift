@@ -114,16 +114,21 @@ public final class LODSplatScene: PlacedModelScene {
     /// Frames between two measurements of the visible area in the window.
     static let visibilityInterval = 4
     /// The level the visible area is measured on for `budget`: the finest whose splats, over all
-    /// leaves, number at most budget / 4 (else the coarsest).
+    /// leaves, number at most budget / 4 (else the coarsest). Worked out once per budget (and
+    /// again when a chunk failure changes the counts), not every frame.
     func visibilityLevel(budget: Int) -> Int {
+        if let cached = visibilityLevelFor, cached.budget == budget { return cached.level }
         let levels = selector.levelCount
+        var level = levels - 1
         for l in 0..<levels {
             var total = 0
             for n in 0..<selector.nodeCount { total += max(0, selector.count(n, selector.nearestUsable(n, to: l) ?? -1)) }
-            if total <= budget / 4 { return l }
+            if total <= budget / 4 { level = l; break }
         }
-        return levels - 1
+        visibilityLevelFor = (budget, level)
+        return level
     }
+    private var visibilityLevelFor: (budget: Int, level: Int)?
     private var blockArea: [Float]
     private var visiblePairs: [(node: Int, level: Int)]
     private var visibleBlocks: [PreparedSplats]
@@ -287,11 +292,7 @@ public final class LODSplatScene: PlacedModelScene {
     }
 
     /// Centre of the leaves' boxes (model space).
-    private lazy var sceneCentre: Vec3 = {
-        var b = Bounds.empty
-        for node in sog.nodes { b = b.including(node.bounds.min).including(node.bounds.max) }
-        return b.isEmpty ? .zero : (b.min + b.max) * 0.5
-    }()
+    private lazy var sceneCentre: Vec3 = sog.bounds.isEmpty ? .zero : (sog.bounds.min + sog.bounds.max) * 0.5
 
     /// Measures each leaf's visible area (`visibleArea`) on the level `visibilityLevel` picks.
     /// Frame-exact: decodes those chunks first. Realtime: false (nothing measured) while one of
@@ -331,6 +332,7 @@ public final class LODSplatScene: PlacedModelScene {
         for c in chunkState.indices where chunkState[c] == 2 && !knownFailures[c] {
             knownFailures[c] = true
             selector.markUnusable(chunk: c, in: sog)
+            visibilityLevelFor = nil
         }
     }
 
