@@ -43,14 +43,15 @@ mkdir -p "$WORK"
 BENCH=$SHARED/bench
 BUNNY=$SHARED/testdata/meshes/bun_zipper_draco_binary.ply
 
-# case → "kind file camera glref-extra splatframe-extra"
+# case → "kind file camera glref-extra splatframe-extra"; splat cases draw the whole capture
+# (--splat-budget none), as glref does: a budget would compare different frames.
 spec() {
     case "$1" in
         bunny)       echo "mesh $BUNNY $BENCH/cams/bunny.json --two-sided --two-sided" ;;
         bunny-sub2)  echo "mesh $WORK/bunny_sub2.ply $BENCH/cams/bunny.json --two-sided --two-sided" ;;
-        fruit_drops) echo "splat $SHARED/testdata/splats/fruit_drops_minimal.ply $BENCH/cams/fruit_drops.json - -" ;;
-        synth150k)   echo "splat $WORK/synth_150000.ply $BENCH/cams/synth.json --vertexid -" ;;
-        synth1m)     echo "splat $WORK/synth_1000000.ply $BENCH/cams/synth.json --vertexid -" ;;
+        fruit_drops) echo "splat $SHARED/testdata/splats/fruit_drops_minimal.ply $BENCH/cams/fruit_drops.json - --splat-budget none" ;;
+        synth150k)   echo "splat $WORK/synth_150000.ply $BENCH/cams/synth.json --vertexid --splat-budget none" ;;
+        synth1m)     echo "splat $WORK/synth_1000000.ply $BENCH/cams/synth.json --vertexid --splat-budget none" ;;
         *) echo "compare-llvmpipe.sh: unknown case $1" >&2; exit 2 ;;
     esac
 }
