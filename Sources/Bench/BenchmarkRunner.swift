@@ -110,7 +110,7 @@ public enum BenchmarkRunner {
                            lastFrame: ((Framebuffer) throws -> Void)? = nil) throws -> BenchmarkResult {
         var width = config.width, height = config.height
         if case .camera(let c) = config.eye { width = c.width; height = c.height }
-        let context = RenderContext(threads: config.threads, blendKernel: config.blendKernel)
+        let context = RenderContext(threads: config.threads, blendKernel: config.blendKernel, producesDepth: false)
         let driver = FrameDriver(scene: scene, setup: config.setup, context: context, width: width, height: height)
         let n = config.frames
         var allTimes: [Double] = []

@@ -50,7 +50,7 @@ public final class ReplayExporter {
         if let frameLimit { n = max(1, min(n, frameLimit)) }
         self.fps = fps; self.frameCount = n
         source = ReplayEyeSource(session: session, rate: fps)
-        driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads), width: width, height: height)
+        driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads, producesDepth: false), width: width, height: height)
     }
 
     /// Renders the next frame into `framebuffer` and returns it.

@@ -22,7 +22,7 @@ public final class ThumbnailRenderer {
 
     /// - Parameter threads: render threads (the library uses one less than the cores, so the grid stays smooth).
     public init(threads: Int = max(1, CoreCount.available - 1)) {
-        context = RenderContext(threads: threads)
+        context = RenderContext(threads: threads, producesDepth: false)
     }
 
     /// Loads `entry` with the `open` command's model defaults, places it and renders it at

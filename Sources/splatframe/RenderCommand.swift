@@ -51,7 +51,7 @@ struct RenderCommand: ParsableCommand {
         let loader = try SceneLoader(source: scene, options: options, progress: scene.path.flatMap(LoadProgress.reporter(for:)))
         for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let sceneObject = try cameraOption.camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
-        let context = RenderContext(threads: threads)
+        let context = RenderContext(threads: threads, producesDepth: depthOut != nil)
         let record: FrameRecord, fb: Framebuffer
         if let (mode, ipd) = stereoOptions.resolved {
             // Full side by side writes each eye at the full --size: a double-width picture.

@@ -110,4 +110,33 @@ import Testing
         #expect(seen.y > 180 && seen.x < 80, "beside the quad: \(seen)")
         #expect(wall.z > 150 && wall.y < 120, "the wall behind: \(wall)")
     }
+
+    /// The window, `bench` and `export` read no depth: splats drawn last then skip theirs, and the
+    /// colour is the same byte for byte.
+    @Test func framesNobodyReadsDepthFromKeepTheirColourAndSkipTheLastSplatsDepth() throws {
+        let (scene, _, _) = Self.scene()
+        let camera = OffAxisFrustum.camera(eye: Vec3(0.02, 0.01, 0.6), screen: Self.screen, width: 192, height: 108)
+        let withDepth = Framebuffer(width: camera.width, height: camera.height)
+        let colourOnly = Framebuffer(width: camera.width, height: camera.height)
+        _ = scene.render(camera: camera, into: withDepth, context: RenderContext(threads: 2))
+        _ = scene.render(camera: camera, into: colourOnly, context: RenderContext(threads: 2, producesDepth: false))
+        #expect(withDepth.image().pixels == colourOnly.image().pixels)
+        // The green splat beside the quad is drawn last: its depth (0.8 m from the eye) is written
+        // only when asked for; the wall's (0.9 m), which the greens were tested against, always is.
+        let (px, _) = camera.project(Vec3(0.15, 0, -0.2))!
+        let i = Int(px.y) * camera.width + Int(px.x)
+        #expect(abs(withDepth.depth[i] - 0.8) < 0.02, "\(withDepth.depth[i])")
+        #expect(abs(colourOnly.depth[i] - 0.9) < 0.02, "\(colourOnly.depth[i])")
+
+        // A capture alone: no clear, no depth written, the same colour.
+        let model = try SceneLoader(path: "generate:300").scene(screen: Self.screen)
+        let eye = OffAxisFrustum.camera(eye: Vec3(0.03, 0.02, 0.6), screen: Self.screen, width: 96, height: 54)
+        let a = Framebuffer(width: 96, height: 54), b = Framebuffer(width: 96, height: 54)
+        for k in 0..<b.pixelCount { b.depth[k] = -7 }
+        _ = model.render(camera: eye, into: a, context: RenderContext(threads: 2))
+        _ = model.render(camera: eye, into: b, context: RenderContext(threads: 2, producesDepth: false))
+        #expect(a.image().pixels == b.image().pixels)
+        #expect(a.depthArray.contains { $0.isFinite && $0 > 0 }, "the capture writes its depth when asked")
+        #expect(b.depthArray.allSatisfy { $0 == -7 }, "and leaves the depth buffer alone when not")
+    }
 }

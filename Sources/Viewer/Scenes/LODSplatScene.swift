@@ -174,7 +174,7 @@ public final class LODSplatScene: PlacedModelScene {
 
     public func render(camera: Camera, into target: Framebuffer, context: RenderContext) -> FrameStats {
         let t0 = MonotonicClock.now()
-        var (stats, cam) = model.beginFrame(target, camera: camera, context: context, splatsCoverTarget: context.splats.writesDepth)
+        var (stats, cam) = model.beginFrame(target, camera: camera, context: context, splatsCoverTarget: context.splatsCoverTarget)
         if stepPending || !advanced {
             let t = MonotonicClock.now()
             update(camera: cam)

@@ -95,9 +95,12 @@ public final class MixedScene: Scene {
         }
         var times: SplatStageTimes?
         let writesDepth = context.splats.writesDepth
-        context.splats.writesDepth = true   // the next object is tested against this one
-        for i in drawOrder(camera: camera) {
+        let order = drawOrder(camera: camera)
+        for (n, i) in order.enumerated() {
             let o = splatObjects[i]
+            // The next object is tested against this one's depth; the last writes it only
+            // when the frame's caller reads it.
+            context.splats.writesDepth = n + 1 < order.count || writesDepth
             var cam = camera
             cam.view = camera.view * o.matrix
             context.splats.antialias = o.antialias

@@ -40,7 +40,7 @@ public final class ModelScene: PlacedModelScene {
         var isSplats = false
         if case .splats = content { isSplats = true }
         var (stats, cam) = model.beginFrame(target, camera: camera, context: context,
-                                            splatsCoverTarget: isSplats && context.splats.writesDepth)
+                                            splatsCoverTarget: isSplats && context.splatsCoverTarget)
         switch content {
         case let .mesh(mesh, settings):
             context.raster.settings = settings

@@ -29,7 +29,7 @@ enum WindowLauncher {
         let progress = LoadingScreen(window: window)
         let scene = try makeScene(setup.screen.value) { done, total in progress.show(done: done, total: total) }
         defer { session.stop() }
-        let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads),
+        let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads, producesDepth: false),
                                  width: window.drawableSize.width, height: window.drawableSize.height)
         let stereo = windowOptions.stereo.resolved.map { mode, ipd in
             StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
