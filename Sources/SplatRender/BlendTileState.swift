@@ -7,13 +7,15 @@
 /// and array): transmittance T, accumulated colour R G B, output depth D, the depth to test
 /// against E (+inf without a depth test) and the colour behind the splats BR BG BB. The
 /// origin is the tile's top-left pixel; pixels outside the image start with T = 0 (finished).
+/// After them, one 16-bit mask per row of the pixels still live (T > 0), column c in bit c: the
+/// 8-lane kernel walks only the rows of a splat's rectangle that still have one.
 struct BlendTileState {
     /// Floats per array.
     static let pixels = 256
     /// Bytes per array (16 rows of 64 bytes).
     static let arrayBytes = pixels * 4
-    /// Bytes of one worker's state (nine arrays).
-    static let bytes = 9 * arrayBytes
+    /// Bytes of one worker's state (nine arrays and the live-column masks, one cache line).
+    static let bytes = 9 * arrayBytes + 64
 
     let base: UnsafeMutableRawPointer
     /// The tile's top-left pixel (image coordinates).
@@ -30,6 +32,8 @@ struct BlendTileState {
     var BR: UnsafeMutableRawPointer { base + 6 * Self.arrayBytes }
     var BG: UnsafeMutableRawPointer { base + 7 * Self.arrayBytes }
     var BB: UnsafeMutableRawPointer { base + 8 * Self.arrayBytes }
+    /// Per row, the columns whose pixel is live (T > 0): bit c for column c.
+    var liveColumns: UnsafeMutablePointer<UInt16> { (base + 9 * Self.arrayBytes).assumingMemoryBound(to: UInt16.self) }
 
     /// Sets up tile `t` (row-major tile index) in `base` (`bytes` long, 64-byte aligned):
     /// T = 1 inside the image, colour 0, D = E = +inf and the background behind — or, with
@@ -52,6 +56,8 @@ struct BlendTileState {
         let lane = I(0, 1, 2, 3, 4, 5, 6, 7), lane8 = lane &+ 8
         let inRow0 = lane .< I(repeating: Int32(wValid)), inRow1 = lane8 .< I(repeating: Int32(wValid))
         let bg = c.background
+        let liveRow = UInt16(truncatingIfNeeded: (1 << wValid) &- 1)
+        for row in 0..<16 { liveColumns[row] = row < hValid ? liveRow : 0 }
         for row in 0..<16 {
             let rowOK = SIMDMask<I.MaskStorage>(repeating: row < hValid)
             let i0 = row &* 2, i1 = i0 &+ 1

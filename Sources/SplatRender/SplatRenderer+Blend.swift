@@ -129,6 +129,7 @@ extension SplatRenderer {
         let centreQuad = V(0, 1, 2, 3, 0, 1, 2, 3) + (Float(x0) + 0.5), pairDy = V(0, 0, 0, 0, 1, 1, 1, 1)
         var k = begin
         var livePixels = tile.livePixels
+        let liveColumns = tile.liveColumns
         let zero = V(repeating: 0), half = V(repeating: SplatTunables.depthOpacity)
         let alphaMax = V(repeating: SplatTunables.alphaMax), alphaMin = V(repeating: SplatTunables.alphaMin)
         let tMin = V(repeating: SplatTunables.transmittanceMin)
@@ -164,6 +165,15 @@ extension SplatRenderer {
             let finishedBits = signBits(finished)
             if finishedBits != 0 {
                 livePixels &-= finishedBits.nonzeroBitCount
+                // Those pixels are no longer live (lane l is column col + l, lanes 4–7 of a 4×2
+                // window the next row's).
+                let row = oLo &>> 6, col = (oLo &>> 2) & 15
+                if paired {
+                    liveColumns[row] &= ~UInt16(truncatingIfNeeded: (finishedBits & 0xF) &<< col)
+                    liveColumns[row &+ 1] &= ~UInt16(truncatingIfNeeded: (finishedBits &>> 4) &<< col)
+                } else {
+                    liveColumns[row] &= ~UInt16(truncatingIfNeeded: finishedBits &<< col)
+                }
                 // The pixel is done: add what shows through, then mark it with T = 0.
                 let wf = selectSign(finished, tOld, else: zero)
                 r = r.addingProduct(wf, load(BR, oLo, oHi, paired: paired))
@@ -190,43 +200,61 @@ extension SplatRenderer {
             let rx0 = max(Int(s.x0) &- x0, 0), rx1 = min(Int(s.x1) &- x0, 15)
             let ry0 = max(Int(s.y0) &- y0, 0), ry1 = min(Int(s.y1) &- y0, 15)
             let lo = I(repeating: Int32(truncatingIfNeeded: rx0)), hi = I(repeating: Int32(truncatingIfNeeded: rx1))
+            // Only the rectangle's rows that still have a live pixel in its columns are walked
+            // (two bits per row); the others would change nothing. A window's pixels differ from
+            // every other window's of the splat, so the order they come in is free.
+            let rectCols = UInt32(truncatingIfNeeded: ((1 &<< (rx1 &- rx0 &+ 1)) &- 1) &<< rx0)
+            let rectRows = UInt32(truncatingIfNeeded: ((1 &<< ((ry1 &- ry0 &+ 1) &<< 1)) &- 1) &<< (ry0 &<< 1))
             if rx1 &- rx0 < 4 {
-                // At most 4 pixels wide: 4 columns × 2 rows per window, the rows' halves loaded
-                // separately. A pair that would pass row 15 starts a row early, its first row
-                // masked off (already blended).
+                // At most 4 pixels wide: 4 columns × 2 rows per window (the next row too), the
+                // rows' halves loaded separately. A pair that would pass row 15 starts a row
+                // early, its first row masked off (already walked).
                 let col = min(rx0, 12)
                 let cols = quad &+ Int32(truncatingIfNeeded: col)
                 let mCol = laneBits((cols .>= lo) .& (cols .<= hi))
                 let dx = (centreQuad + Float(col)) - s.mx, ax = dx * s.ca
-                var row = ry0
-                while row <= ry1 {
+                var rows = csimd_rows_with_live16(liveColumns, rectCols) & rectRows
+                while rows != 0 {
+                    let row = rows.trailingZeroBitCount &>> 1
+                    rows &= ~(UInt32(0xF) &<< (row &<< 1))
                     let r0 = min(row, 14)
-                    let rows = pairRow &+ Int32(truncatingIfNeeded: r0)
-                    let mRow = laneBits((rows .>= I(repeating: Int32(truncatingIfNeeded: row)))
-                                        .& (rows .<= I(repeating: Int32(truncatingIfNeeded: ry1))))
+                    let pairRows = pairRow &+ Int32(truncatingIfNeeded: r0)
+                    let mRow = laneBits((pairRows .>= I(repeating: Int32(truncatingIfNeeded: row)))
+                                        .& (pairRows .<= I(repeating: Int32(truncatingIfNeeded: ry1))))
                     let dy = (pairDy + (Float(y0 &+ r0) + 0.5)) - s.my
                     let k1 = s.cb * dy, k0 = s.cc * dy * dy
                     let o = ((r0 &<< 4) &+ col) &<< 2
                     window(s, o, o &+ 64, paired: true, unsafeBitCast(mCol & mRow, to: V.self), dx, ax, k0, k1)
-                    row = r0 &+ 2
                 }
             } else {
                 // Lane windows: a rectangle at most 8 pixels wide is covered by one unaligned
                 // 8-lane window starting at its first column (the tile's state rows are 16
-                // contiguous floats); wider ones by the two aligned halves.
+                // contiguous floats); wider ones by the two aligned halves, each walked on its own.
                 let single = rx1 &- rx0 < 8
                 let colA = single ? min(rx0, 8) : 0, colB = 8
                 let laneA = lane &+ Int32(truncatingIfNeeded: colA)
                 let mA = unsafeBitCast(laneBits((laneA .>= lo) .& (laneA .<= hi)), to: V.self)
-                let mB = unsafeBitCast(laneBits((lane8 .>= lo) .& (lane8 .<= hi)), to: V.self)
-                let dxA = (centre0 + Float(colA)) - s.mx, dxB = centre1 - s.mx
-                let axA = dxA * s.ca, axB = dxB * s.ca
-                for row in ry0...ry1 {
+                let dxA = (centre0 + Float(colA)) - s.mx
+                let axA = dxA * s.ca
+                var rowsA = csimd_rows_with_live16(liveColumns, single ? rectCols : rectCols & 0xFF) & rectRows
+                while rowsA != 0 {
+                    let row = rowsA.trailingZeroBitCount &>> 1
+                    rowsA &= ~(UInt32(3) &<< (row &<< 1))
                     let dy = Float(y0 &+ row) + 0.5 - s.my
                     let k1 = V(repeating: s.cb * dy), k0 = V(repeating: s.cc * dy * dy)
                     let oA = ((row &<< 4) &+ colA) &<< 2
                     window(s, oA, oA &+ 16, paired: false, mA, dxA, axA, k0, k1)
-                    if !single {
+                }
+                if !single {
+                    let mB = unsafeBitCast(laneBits((lane8 .>= lo) .& (lane8 .<= hi)), to: V.self)
+                    let dxB = centre1 - s.mx
+                    let axB = dxB * s.ca
+                    var rowsB = csimd_rows_with_live16(liveColumns, rectCols & 0xFF00) & rectRows
+                    while rowsB != 0 {
+                        let row = rowsB.trailingZeroBitCount &>> 1
+                        rowsB &= ~(UInt32(3) &<< (row &<< 1))
+                        let dy = Float(y0 &+ row) + 0.5 - s.my
+                        let k1 = V(repeating: s.cb * dy), k0 = V(repeating: s.cc * dy * dy)
                         let oB = ((row &<< 4) &+ colB) &<< 2
                         window(s, oB, oB &+ 16, paired: false, mB, dxB, axB, k0, k1)
                     }

@@ -276,6 +276,21 @@ static inline void csimd_store_fence(void) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
 }
+/// The rows of a 16-row tile (two bits per row: row r at bits 2r and 2r + 1) where `live`, one
+/// 16-bit mask of live columns per row, has a pixel in columns `cols`. The 8-lane blender
+/// walks only these rows of a splat's rectangle.
+static inline unsigned csimd_rows_with_live16(const unsigned short *live, unsigned cols) {
+#if defined(__x86_64__) && defined(__AVX2__)
+    __m256i v = _mm256_loadu_si256((const __m256i *)live);
+    __m256i none = _mm256_cmpeq_epi16(_mm256_and_si256(v, _mm256_set1_epi16((short)cols)), _mm256_setzero_si256());
+    return ~(unsigned)_mm256_movemask_epi8(none);
+#else
+    unsigned m = 0;
+    for (int r = 0; r < 16; r++) if (live[r] & cols) m |= 3u << (2 * r);
+    return m;
+#endif
+}
+
 /// Asks the cache for the line holding `p` ahead of a read (prefetcht0 on x86; any CPU).
 static inline void csimd_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 /// Asks for the line holding `p` ahead of a write (prefetchw where the CPU has it).
