@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "TriangleRasterTests", dependencies: ["TriangleRaster", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
-        .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "SceneIO", "Procedural", "TestSupport"],
+        .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "CSIMD", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
         .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "RenderCore", "TestSupport"]),
