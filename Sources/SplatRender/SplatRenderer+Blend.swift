@@ -234,30 +234,25 @@ extension SplatRenderer {
                 let colA = single ? min(rx0, 8) : 0, colB = 8
                 let laneA = lane &+ Int32(truncatingIfNeeded: colA)
                 let mA = unsafeBitCast(laneBits((laneA .>= lo) .& (laneA .<= hi)), to: V.self)
-                let dxA = (centre0 + Float(colA)) - s.mx
-                let axA = dxA * s.ca
-                var rowsA = csimd_rows_with_live16(liveColumns, single ? rectCols : rectCols & 0xFF) & rectRows
-                while rowsA != 0 {
-                    let row = rowsA.trailingZeroBitCount &>> 1
-                    rowsA &= ~(UInt32(3) &<< (row &<< 1))
-                    let dy = Float(y0 &+ row) + 0.5 - s.my
-                    let k1 = V(repeating: s.cb * dy), k0 = V(repeating: s.cc * dy * dy)
-                    let oA = ((row &<< 4) &+ colA) &<< 2
-                    window(s, oA, oA &+ 16, paired: false, mA, dxA, axA, k0, k1)
-                }
-                if !single {
-                    let mB = unsafeBitCast(laneBits((lane8 .>= lo) .& (lane8 .<= hi)), to: V.self)
-                    let dxB = centre1 - s.mx
-                    let axB = dxB * s.ca
-                    var rowsB = csimd_rows_with_live16(liveColumns, rectCols & 0xFF00) & rectRows
-                    while rowsB != 0 {
-                        let row = rowsB.trailingZeroBitCount &>> 1
-                        rowsB &= ~(UInt32(3) &<< (row &<< 1))
+                // One 8-lane window per row of `rows` (two bits per row), starting at column `col`.
+                @inline(__always)
+                func walk(_ rows: UInt32, col: Int, _ inRect: V, _ dx: V) {
+                    let ax = dx * s.ca
+                    var rows = rows
+                    while rows != 0 {
+                        let row = rows.trailingZeroBitCount &>> 1
+                        rows &= ~(UInt32(3) &<< (row &<< 1))
                         let dy = Float(y0 &+ row) + 0.5 - s.my
                         let k1 = V(repeating: s.cb * dy), k0 = V(repeating: s.cc * dy * dy)
-                        let oB = ((row &<< 4) &+ colB) &<< 2
-                        window(s, oB, oB &+ 16, paired: false, mB, dxB, axB, k0, k1)
+                        let o = ((row &<< 4) &+ col) &<< 2
+                        window(s, o, o &+ 16, paired: false, inRect, dx, ax, k0, k1)
                     }
+                }
+                walk(csimd_rows_with_live16(liveColumns, single ? rectCols : rectCols & 0xFF) & rectRows, col: colA, mA,
+                     (centre0 + Float(colA)) - s.mx)
+                if !single {
+                    let mB = unsafeBitCast(laneBits((lane8 .>= lo) .& (lane8 .<= hi)), to: V.self)
+                    walk(csimd_rows_with_live16(liveColumns, rectCols & 0xFF00) & rectRows, col: colB, mB, centre1 - s.mx)
                 }
             }
             if livePixels == 0 { break }  // every pixel of the tile is finished
