@@ -87,11 +87,13 @@ struct TriangleSetupBuilder {
     }
 
     /// Whether a triangle inside the clip volume, at snapped positions p0, p1, p2 (1/256 px),
-    /// is drawn: not degenerate, not culled, and some pixel centre lies in its bounding box.
-    /// Returns it oriented so that inside is E ≥ 0 (p1 and p2 swapped when `front`), with
-    /// its pixel bounding box; nil when it draws nothing.
+    /// is drawn: not degenerate, not culled, and some pixel centre lies in its bounding box —
+    /// with `testCentres`, inside the triangle itself when the box holds at most
+    /// `centresTestedInSetup` of them (the culling pass tests; setup, which sees only its
+    /// survivors, does not test again). Returns it oriented so that inside is E ≥ 0 (p1 and
+    /// p2 swapped when `front`), with its pixel bounding box; nil when it draws nothing.
     @inline(__always)
-    func coverage(_ p0: SIMD2<Int64>, _ p1: SIMD2<Int64>, _ p2: SIMD2<Int64>) -> Coverage? {
+    func coverage(_ p0: SIMD2<Int64>, _ p1: SIMD2<Int64>, _ p2: SIMD2<Int64>, testCentres: Bool) -> Coverage? {
         var area = (p1.x - p0.x) * (p2.y - p0.y) - (p1.y - p0.y) * (p2.x - p0.x)
         if area == 0 { return nil }
         // Counter-clockwise in OpenGL's y-up NDC is clockwise (negative area) in y-down pixels.
@@ -104,8 +106,51 @@ struct TriangleSetupBuilder {
         let minX = max(0, (minFx - 128 + 255) >> 8), maxX = min(Int64(width - 1), (maxFx - 128) >> 8)
         let minY = max(0, (minFy - 128 + 255) >> 8), maxY = min(Int64(height - 1), (maxFy - 128) >> 8)
         if minX > maxX || minY > maxY { return nil }
-        return Coverage(p0: p0, p1: front ? p2 : p1, p2: front ? p1 : p2, area: area, front: front,
+        let q1 = front ? p2 : p1, q2 = front ? p1 : p2
+        // A triangle whose box holds at most 4 pixel centres (a dense mesh's sub-pixel
+        // triangles) is kept only if one of them is inside, by the rasterizer's own test.
+        if testCentres && (maxX - minX + 1) * (maxY - minY + 1) <= Self.centresTestedInSetup
+            && !Self.coversACentre(p0, q1, q2, minX: minX, minY: minY, maxX: maxX, maxY: maxY) { return nil }
+        return Coverage(p0: p0, p1: q1, p2: q2, area: area, front: front,
                         minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    /// Boxes with at most this many pixel centres are tested centre by centre in setup.
+    static let centresTestedInSetup: Int64 = 4
+
+    /// Whether the centre of a pixel in [minX, maxX] × [minY, maxY] — at most 4 of them — lies
+    /// inside the triangle p0, p1, p2 (1/256 px, oriented so that inside is E ≥ 0), by the
+    /// edge functions and top-left rule of `emit` and the tile rasterizer. In 32-bit lanes:
+    /// the vertices lie within a pixel of the box, so every term is below 2^22.
+    @inline(__always)
+    static func coversACentre(_ p0: SIMD2<Int64>, _ p1: SIMD2<Int64>, _ p2: SIMD2<Int64>,
+                              minX: Int64, minY: Int64, maxX: Int64, maxY: Int64) -> Bool {
+        typealias I = SIMD4<Int32>
+        // Coordinates relative to the box's first centre; edge e runs from vertex e to e + 1.
+        let ox = minX &* 256 &+ 128, oy = minY &* 256 &+ 128
+        let fx = I(Int32(truncatingIfNeeded: p0.x &- ox), Int32(truncatingIfNeeded: p1.x &- ox),
+                   Int32(truncatingIfNeeded: p2.x &- ox), 0)
+        let fy = I(Int32(truncatingIfNeeded: p0.y &- oy), Int32(truncatingIfNeeded: p1.y &- oy),
+                   Int32(truncatingIfNeeded: p2.y &- oy), 0)
+        let tx = I(fx[1], fx[2], fx[0], 0), ty = I(fy[1], fy[2], fy[0], 0)
+        let a = fy &- ty, b = tx &- fx
+        let topLeft = (a .> 0) .| ((a .== 0) .& (b .> 0))
+        let bias = I(repeating: 1).replacing(with: 0, where: topLeft)
+        let e0 = I(0, 0, 0, 1) &- a &* fx &- b &* fy &- bias  // at the first centre; lane 3 is 0
+        // Centre k = 0…3 of the box: column k mod nx, row k / nx (nx = 1…4 centres wide).
+        let nx = maxX &- minX &+ 1, count = Int32(truncatingIfNeeded: nx &* (maxY &- minY &+ 1))
+        let k = I(0, 1, 2, 3)
+        let column: I, row: I
+        switch nx {
+        case 1: column = .zero; row = k &* 256
+        case 2: column = (k & 1) &* 256; row = (k &>> 1) &* 256
+        default: column = k &* 256; row = .zero
+        }
+        var inside = k .< I(repeating: count)
+        for e in 0..<3 {
+            inside .&= (I(repeating: e0[e]) &+ a[e] &* column &+ b[e] &* row) .>= 0
+        }
+        return any(inside)
     }
 
     /// A triangle that `coverage` keeps (see there).
@@ -116,15 +161,15 @@ struct TriangleSetupBuilder {
         var minX, minY, maxX, maxY: Int64
     }
 
-    /// Whether triangle (a, b, c) needs setting up: for one inside the clip volume, exactly
-    /// whether `build` appends it; for one crossing the clip volume, true, and `build` may
-    /// append up to `maxClippedTriangles`.
+    /// Whether triangle (a, b, c) needs setting up: for one inside the clip volume, whether it
+    /// covers a pixel centre (`build` then appends exactly one setup); for one crossing the
+    /// clip volume, true, and `build` may append up to `maxClippedTriangles`.
     @inline(__always)
     func survives(_ sa: ScreenVertex, _ sb: ScreenVertex, _ sc: ScreenVertex) -> Bool {
         if sa.code & sb.code & sc.code != 0 { return false }
         if sa.code | sb.code | sc.code != 0 { return true }
         return coverage(SIMD2(Int64(sa.x), Int64(sa.y)), SIMD2(Int64(sb.x), Int64(sb.y)),
-                        SIMD2(Int64(sc.x), Int64(sc.y))) != nil
+                        SIMD2(Int64(sc.x), Int64(sc.y)), testCentres: true) != nil
     }
 
     /// The most triangles clipping one triangle yields (a triangle cut by six planes has at
@@ -137,7 +182,7 @@ struct TriangleSetupBuilder {
     @inline(__always)
     func emit(_ v0p: UnsafePointer<ClipVertex>, _ v1p: UnsafePointer<ClipVertex>, _ v2p: UnsafePointer<ClipVertex>,
               _ q0: SIMD2<Int64>, _ q1: SIMD2<Int64>, _ q2: SIMD2<Int64>, material: Int32, into out: inout SetupChunk) {
-        guard let cov = coverage(q0, q1, q2) else { return }
+        guard let cov = coverage(q0, q1, q2, testCentres: false) else { return }
         let p0 = cov.p0, p1 = cov.p1, p2 = cov.p2, area = cov.area, front = cov.front
         let minX = cov.minX, maxX = cov.maxX, minY = cov.minY, maxY = cov.maxY
         let v0 = v0p.pointee, v1 = front ? v2p.pointee : v1p.pointee, v2 = front ? v1p.pointee : v2p.pointee  // swapped with p1, p2
