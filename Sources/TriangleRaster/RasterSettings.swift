@@ -14,6 +14,9 @@ public struct RasterSettings: Sendable {
     public static let setupChunk = 2048
     /// Vertices per vertex-stage work item.
     public static let vertexChunk = 8192
+    /// Survivors ahead whose vertices setup asks the cache for (64 bytes each, read at random
+    /// in a dense mesh).
+    static let setupPrefetchDistance = 8
 
     /// Skip triangles whose front (counter-clockwise in OpenGL's sense) faces away.
     public var cullBackFaces: Bool

@@ -1,3 +1,4 @@
+import CSIMD
 import Synchronization
 import RenderCore
 import Workers
@@ -326,7 +327,14 @@ struct SetupWork {
         let material = min(max(item.material, 0), materialCount - 1)
         chunk.pointee.begin(storage: setups + item.setupOffset, capacity: item.setupBound)
         let list = survivors + i * RasterSettings.setupChunk
+        let ahead = RasterSettings.setupPrefetchDistance
         for k in 0..<item.survivorCount {
+            // A dense mesh's vertices lie far apart in memory: ask for a later survivor's.
+            if k &+ ahead < item.survivorCount {
+                let u = 3 &* Int(list[k &+ ahead])
+                csimd_prefetch(vertices + Int(indices[u])); csimd_prefetch(vertices + Int(indices[u &+ 1]))
+                csimd_prefetch(vertices + Int(indices[u &+ 2]))
+            }
             let t = Int(list[k])
             let a = Int(indices[3 * t]), b = Int(indices[3 * t + 1]), c = Int(indices[3 * t + 2])
             builder.build(a, b, c, vertices: vertices, screen: screen, material: material, into: &chunk.pointee,

@@ -120,23 +120,14 @@ struct TriangleSetupBuilder {
 
     /// Whether the centre of a pixel in [minX, maxX] × [minY, maxY] — at most 4 of them — lies
     /// inside the triangle p0, p1, p2 (1/256 px, oriented so that inside is E ≥ 0), by the
-    /// edge functions and top-left rule of `emit` and the tile rasterizer. In 32-bit lanes:
-    /// the vertices lie within a pixel of the box, so every term is below 2^22.
+    /// edge functions and top-left rule of `emit` and the tile rasterizer. One lane per centre:
+    /// with u, w an edge's ends relative to the centre, E = u.x·w.y − w.x·u.y − bias, which is
+    /// `emit`'s a·(x − p.x) + b·(y − p.y) − bias expanded. In 32 bits: the vertices lie within
+    /// a pixel of the box, so every product is below 2^21.
     @inline(__always)
     static func coversACentre(_ p0: SIMD2<Int64>, _ p1: SIMD2<Int64>, _ p2: SIMD2<Int64>,
                               minX: Int64, minY: Int64, maxX: Int64, maxY: Int64) -> Bool {
         typealias I = SIMD4<Int32>
-        // Coordinates relative to the box's first centre; edge e runs from vertex e to e + 1.
-        let ox = minX &* 256 &+ 128, oy = minY &* 256 &+ 128
-        let fx = I(Int32(truncatingIfNeeded: p0.x &- ox), Int32(truncatingIfNeeded: p1.x &- ox),
-                   Int32(truncatingIfNeeded: p2.x &- ox), 0)
-        let fy = I(Int32(truncatingIfNeeded: p0.y &- oy), Int32(truncatingIfNeeded: p1.y &- oy),
-                   Int32(truncatingIfNeeded: p2.y &- oy), 0)
-        let tx = I(fx[1], fx[2], fx[0], 0), ty = I(fy[1], fy[2], fy[0], 0)
-        let a = fy &- ty, b = tx &- fx
-        let topLeft = (a .> 0) .| ((a .== 0) .& (b .> 0))
-        let bias = I(repeating: 1).replacing(with: 0, where: topLeft)
-        let e0 = I(0, 0, 0, 1) &- a &* fx &- b &* fy &- bias  // at the first centre; lane 3 is 0
         // Centre k = 0…3 of the box: column k mod nx, row k / nx (nx = 1…4 centres wide).
         let nx = maxX &- minX &+ 1, count = Int32(truncatingIfNeeded: nx &* (maxY &- minY &+ 1))
         let k = I(0, 1, 2, 3)
@@ -146,11 +137,21 @@ struct TriangleSetupBuilder {
         case 2: column = (k & 1) &* 256; row = (k &>> 1) &* 256
         default: column = k &* 256; row = .zero
         }
-        var inside = k .< I(repeating: count)
-        for e in 0..<3 {
-            inside .&= (I(repeating: e0[e]) &+ a[e] &* column &+ b[e] &* row) .>= 0
+        let ox = minX &* 256 &+ 128, oy = minY &* 256 &+ 128
+        @inline(__always) func relative(_ p: SIMD2<Int64>) -> (x: I, y: I) {
+            (I(repeating: Int32(truncatingIfNeeded: p.x &- ox)) &- column,
+             I(repeating: Int32(truncatingIfNeeded: p.y &- oy)) &- row)
         }
-        return any(inside)
+        @inline(__always) func bias(_ p: SIMD2<Int64>, _ q: SIMD2<Int64>) -> Int32 {
+            let a = p.y &- q.y, b = q.x &- p.x
+            return a > 0 || (a == 0 && b > 0) ? 0 : 1
+        }
+        let r0 = relative(p0), r1 = relative(p1), r2 = relative(p2)
+        let e0 = r0.x &* r1.y &- r1.x &* r0.y &- bias(p0, p1)
+        let e1 = r1.x &* r2.y &- r2.x &* r1.y &- bias(p1, p2)
+        let e2 = r2.x &* r0.y &- r0.x &* r2.y &- bias(p2, p0)
+        // Inside where no edge is negative: the sign bit of their OR.
+        return any(((e0 | e1 | e2) .>= 0) .& (k .< I(repeating: count)))
     }
 
     /// A triangle that `coverage` keeps (see there).
