@@ -98,9 +98,8 @@ enum BlockBlendKernel {
         }
 
         let begin = Int(c.start[t]), end = Int(c.start[t &+ 1])
-        // Sub-binning spends a few cycles a pair: records must be asked for well ahead (64
-        // pairs measured best; 16 and 32 were slower, 128 the same).
-        let ahead = 8 &* SplatTunables.blendPrefetchDistance
+        // Sub-binning spends a few cycles a pair: records must be asked for well ahead.
+        let ahead = SplatTunables.blockPrefetchDistance
         for p in begin..<min(end, begin &+ ahead) { prefetchRecord(c.records + Int(c.pairs[p] &>> 32)) }
         var chunk = begin
         while chunk < end && liveBlocks != 0 {

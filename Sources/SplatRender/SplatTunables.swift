@@ -28,8 +28,13 @@ public enum SplatTunables {
     public static let depthOpacity: Float = 0.5
     /// Splats per preprocessing work item (claimed dynamically by the workers; a multiple of 8).
     static let preprocessChunk = 8192
-    /// Pairs the blender prefetches ahead of the one it blends (records are read by slot).
-    static let blendPrefetchDistance = 8
+    /// Pairs the 8-lane blender prefetches ahead of the one it blends (records are read by
+    /// slot): 32 measured best on the 1M figure-eight (blend −0.8 to −1.0 ms against 8, Zen 5;
+    /// 16 in between; the room the same within noise).
+    static let blendPrefetchDistance = 32
+    /// The same for the block kernel, whose sub-binning spends a few cycles a pair before
+    /// blending (64 measured best; 16 and 32 were slower, 128 the same).
+    static let blockPrefetchDistance = 64
     /// Preprocessing writes the records with non-temporal stores (no read of the lines first)
     /// when a frame's records could take more than this many bytes (~350k splats): beyond
     /// that they do not stay cached for the blender anyway (1M splats: preprocess −0.6 ms),
