@@ -16,9 +16,11 @@ struct PreparedView {
     var k3: Int
     var degree: Int
 
-    /// Asks for group `g`'s cache lines of every field and of its SH coefficients.
+    /// Asks for group `g`'s cache lines of every field, its source indices and its SH
+    /// coefficients.
     @inline(__always) func prefetch(_ g: Int) {
         for f in 0..<PreparedSplats.fieldCount { csimd_prefetch(fields + (f &* stride &+ g)) }
+        csimd_prefetch(sourceIndex + g)
         if k3 > 0 {
             let h = UnsafeRawPointer(rest + g &* k3)
             var o = 0
