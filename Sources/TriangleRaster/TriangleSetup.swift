@@ -143,8 +143,7 @@ struct TriangleSetupBuilder {
              I(repeating: Int32(truncatingIfNeeded: p.y &- oy)) &- row)
         }
         @inline(__always) func bias(_ p: SIMD2<Int64>, _ q: SIMD2<Int64>) -> Int32 {
-            let a = p.y &- q.y, b = q.x &- p.x
-            return a > 0 || (a == 0 && b > 0) ? 0 : 1
+            Int32(truncatingIfNeeded: fillBias(a: p.y &- q.y, b: q.x &- p.x))
         }
         let r0 = relative(p0), r1 = relative(p1), r2 = relative(p2)
         let e0 = r0.x &* r1.y &- r1.x &* r0.y &- bias(p0, p1)
@@ -153,6 +152,12 @@ struct TriangleSetupBuilder {
         // Inside where no edge is negative: the sign bit of their OR.
         return any(((e0 | e1 | e2) .>= 0) .& (k .< I(repeating: count)))
     }
+
+    /// The top-left fill rule as a bias subtracted from the edge function a·x + b·y + c: 0 on
+    /// an edge that runs up (a > 0) or is a top edge running right (a = 0, b > 0), else 1, so
+    /// that a pixel centre exactly on such an edge is drawn by one triangle only.
+    @inline(__always)
+    static func fillBias(a: Int64, b: Int64) -> Int64 { a > 0 || (a == 0 && b > 0) ? 0 : 1 }
 
     /// A triangle that `coverage` keeps (see there).
     struct Coverage {
@@ -200,8 +205,7 @@ struct TriangleSetupBuilder {
         let px = Int64(minX) * 256 + 128, py = Int64(minY) * 256 + 128
         @inline(__always) func setEdge(_ i: Int, _ p: SIMD2<Int64>, _ q: SIMD2<Int64>) {
             let a = p.y - q.y, b = q.x - p.x
-            let topLeft = a > 0 || (a == 0 && b > 0)   // edge runs up (dy < 0), or is a top edge running right
-            s.edge[i] = a * (px - p.x) + b * (py - p.y) - (topLeft ? 0 : 1)
+            s.edge[i] = a * (px - p.x) + b * (py - p.y) - Self.fillBias(a: a, b: b)
             s.stepX[i] = a * 256
             s.stepY[i] = b * 256
         }
