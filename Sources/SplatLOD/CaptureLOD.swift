@@ -19,10 +19,11 @@ public enum CaptureLOD {
     public static func buildOptions(splats: Int, chunkSplats: Int = chunkSplats) -> LODBuilder.Options {
         var o = LODBuilder.Options()
         o.leafSplats = max(1, chunkSplats / 4)
-        // Each level holds a little over half the one below (splats whose partners were all taken
-        // stay single: ~52 % on real and generated captures); 0.55 keeps a margin.
+        // Level 1 holds a little over half the capture (it only pairs: splats whose neighbours
+        // were all taken stay single, ~52 % on real and generated captures; 0.55 keeps a margin),
+        // each level after it half the one below (`mergeToHalf`).
         var levels = 1, coarsest = Double(splats)
-        while levels < 16 && coarsest > Double(coarsestSplats) { levels += 1; coarsest *= 0.55 }
+        while levels < 16 && coarsest > Double(coarsestSplats) { coarsest *= levels == 1 ? 0.55 : 0.5; levels += 1 }
         o.levels = max(6, levels)
         return o
     }

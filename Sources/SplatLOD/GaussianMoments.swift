@@ -13,6 +13,8 @@ struct GaussianMoments {
     var opacity: Double
     /// DC and higher SH coefficients (the cloud's layout: dc then rest, channel innermost).
     var colour: [Float]
+    /// How many splats of the capture this one stands for (1 at level 0; a merge adds them up).
+    var sourceCount = 1
 
     /// Splat `i` of `c`.
     init(_ c: SplatCloud, _ i: Int) {
@@ -88,6 +90,7 @@ struct GaussianMoments {
         }
         m.opacity = min(stacked, spread, 0.999)
         m.colour = ViewFittedColour.fit(a, b)
+        m.sourceCount = a.sourceCount + b.sourceCount
         return m
     }
 

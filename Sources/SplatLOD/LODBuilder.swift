@@ -4,14 +4,13 @@
 //   1. Leaves: the centres are split at the median of the box's longest axis, recursively, until
 //      a box holds at most `leafSplats` (a binary tree, the lod-meta.json tree).
 //   2. Level 0 of a leaf is its splats in Morton order of their centres within the leaf's box.
-//   3. Level l + 1 of a leaf merges level l's splats in pairs by their moments
+//   3. Level l of a leaf (l ≥ 1) merges level l − 1's splats by their moments
 //      (`GaussianMoments.merge`: mean and covariance weighted by opacity × area^1.5, opacity
 //      spread over the merged area, SH colour fitted to what the pair shows from 48 directions:
-//      `ViewFittedColour`). Pairs: the cheapest first among each splat's 16 nearest, the cost
-//      scale-free (Runnalls' bound on the merge's Kullback–Leibler divergence) plus the colour
-//      and size differences (`pairUp`); a splat whose candidates were all taken is kept as it is.
-//      So each level holds a little over half the splats of the one below; `levels` levels in
-//      all (a leaf of one splat repeats it).
+//      `ViewFittedColour`), the cheapest neighbouring pair again and again until half remain, a
+//      merged splat standing for at most 1.25 × 2^l splats of the capture (`mergeToHalf`). The
+//      cost is scale-free (Runnalls' bound on the merge's Kullback–Leibler divergence) plus the
+//      colour and size differences. `levels` levels in all (a leaf of one splat repeats it).
 // Leaves are independent: `ParallelLoop` builds them on every core, each worker claiming the next.
 // Memory: the pyramid is about twice the cloud (½ + ¼ + … more), plus one leaf's work per core.
 import Foundation
@@ -121,7 +120,7 @@ public enum LODBuilder {
             if l > 0 {
                 var next: [GaussianMoments] = []
                 next.reserveCapacity((current.count + 1) / 2)
-                current.pairUp(into: &next)
+                current.mergeToHalf(level: l, into: &next)
                 current = mortonSorted(next)
             }
             var c = SplatCloud(shDegree: cloud.shDegree)
@@ -145,66 +144,6 @@ extension SplatCloud {
     mutating func append(contentsOf other: SplatCloud) {
         positions += other.positions; scales += other.scales; rotations += other.rotations
         opacities += other.opacities; dc += other.dc; shRest += other.shRest
-    }
-}
-
-
-extension Array where Element == GaussianMoments {
-    /// How many nearest splats are each splat's candidate partners.
-    static let candidates = 16
-    /// Weight of the squared SH difference (all coefficients) against the geometric cost (nats).
-    static let colourWeight = 0.25
-    /// Weight of the squared log ratio of the two areas: splats pair with ones of their size, so a
-    /// small opaque detail is not swallowed by a large faint neighbour (+0.2 to +0.5 dB per level
-    /// on the playbot at 0.1; 0.5 and 1 lose again).
-    static let sizeWeight = 0.1
-
-    /// Merges splats in pairs into `out`, cheapest merges first: the candidate pairs are each
-    /// splat and its `candidates` nearest (`NearestNeighbours`); a pair's cost is how much one
-    /// Gaussian loses in standing for the two (`GaussianMoments.mergeCost`, scale-free, so thin
-    /// splats pair with their coplanar neighbours) plus `colourWeight` × the squared difference of
-    /// every SH coefficient and `sizeWeight` × the squared log ratio of their areas. Pairs are
-    /// taken greedily in cost order, each splat at most once; a splat whose candidates were all
-    /// taken stays as it is (merging it with a far one would smear it). So a level holds a little
-    /// over half the splats of the one below.
-    func pairUp(into out: inout [GaussianMoments]) {
-        let n = count
-        guard n > 1 else { out += self; return }
-        var lo = SIMD3<Double>(repeating: .infinity), hi = -lo
-        for g in self { lo = pointwiseMin(lo, g.mean); hi = pointwiseMax(hi, g.mean) }
-        let span = hi - lo
-        // Keeps flat splats' determinants finite: σ of 10⁻⁵ of the box's diagonal.
-        let epsilon = Swift.max((span * span).sum() * 1e-10, 1e-30)
-        let logDets = map { $0.logDeterminant(regularised: epsilon) }, areas = map(\.area)
-        let coverages = indices.map { self[$0].opacity * areas[$0] }  // `coverage`, from the areas above
-        let k = Swift.min(Self.candidates, n - 1)
-        let near = NearestNeighbours.of(map(\.mean), k: k)
-        var edges: [(cost: Double, i: Int32, j: Int32)] = []
-        edges.reserveCapacity(n * k)
-        for i in 0..<n {
-            for r in 0..<k {
-                let j = Int(near[i * k + r])
-                // Each pair once: from its lower index, or from the higher when the lower does not list it.
-                guard j >= 0, j > i || !near[(j * k)..<(j * k + k)].contains(Int32(i)) else { continue }
-                let a = self[i].colour, b = self[j].colour
-                var dc: Float = 0
-                for c in a.indices { dc += (a[c] - b[c]) * (a[c] - b[c]) }
-                let sizeRatio = log(areas[i] / areas[j])
-                let cost = GaussianMoments.mergeCost(self[i], self[j], logDets[i], logDets[j],
-                                                     coverageA: coverages[i], coverageB: coverages[j], epsilon: epsilon)
-                    + Self.colourWeight * Double(dc) + Self.sizeWeight * sizeRatio * sizeRatio
-                edges.append((cost, Int32(Swift.min(i, j)), Int32(Swift.max(i, j))))
-            }
-        }
-        edges.sort { ($0.cost, $0.i, $0.j) < ($1.cost, $1.i, $1.j) }
-        var partner = [Int32](repeating: -1, count: n)
-        for e in edges where partner[Int(e.i)] < 0 && partner[Int(e.j)] < 0 {
-            partner[Int(e.i)] = e.j; partner[Int(e.j)] = e.i
-        }
-        for i in 0..<n {
-            let p = Int(partner[i])
-            if p < 0 { out.append(self[i]) } else if p > i { out.append(.merge(self[i], self[p])) }
-        }
     }
 }
 
