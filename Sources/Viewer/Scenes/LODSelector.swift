@@ -87,6 +87,12 @@ public final class LODSelector {
         wanted = [Int](repeating: -1, count: nodeCount)
         shown = [Int](repeating: -1, count: nodeCount)
         refinedIn = [UInt64](repeating: 0, count: nodeCount)
+        screen = [Float](repeating: .nan, count: nodeCount * levelCount)
+        finestUsable = [Int](repeating: -1, count: nodeCount)
+        coarsestUsable = [Int](repeating: -1, count: nodeCount)
+        fillHeap = []
+        fillHeap.reserveCapacity(nodeCount)
+        for n in 0..<nodeCount { findUsableEnds(n) }
     }
 
     /// Splats of leaf `n` at level `l` (−1 when that level is not usable).
@@ -99,12 +105,21 @@ public final class LODSelector {
     public func markUnusable(chunk: Int, in sog: StreamedSOG) {
         for (n, node) in sog.nodes.enumerated() {
             for (l, r) in node.levels.enumerated() where r?.chunk == chunk { counts[n * levelCount + l] = -1 }
+            findUsableEnds(n)
         }
     }
 
     /// The finest and coarsest usable levels of leaf `n` (nil when none).
-    public func finest(_ n: Int) -> Int? { (0..<levelCount).first { usable(n, $0) } }
-    public func coarsest(_ n: Int) -> Int? { (0..<levelCount).reversed().first { usable(n, $0) } }
+    public func finest(_ n: Int) -> Int? { finestUsable[n] >= 0 ? finestUsable[n] : nil }
+    public func coarsest(_ n: Int) -> Int? { coarsestUsable[n] >= 0 ? coarsestUsable[n] : nil }
+
+    /// Per leaf: its finest and coarsest usable levels (−1: none), kept by `findUsableEnds`.
+    private var finestUsable: [Int], coarsestUsable: [Int]
+
+    private func findUsableEnds(_ n: Int) {
+        finestUsable[n] = (0..<levelCount).first { usable(n, $0) } ?? -1
+        coarsestUsable[n] = (0..<levelCount).reversed().first { usable(n, $0) } ?? -1
+    }
 
     /// The next usable level from `l` in direction `dir` (+1 coarser, −1 finer), or nil.
     public func next(_ n: Int, from l: Int, _ dir: Int) -> Int? {
@@ -134,6 +149,62 @@ public final class LODSelector {
             effectiveThreshold = pixelThreshold
             return
         }
+        placeLeaves(camera)
+        let base = max(1e-6, pixelThreshold)
+        var total = select(threshold: base)
+        effectiveThreshold = base
+        if let budget, total > budget {
+            if let visibleArea {
+                for n in 0..<nodeCount where inView[n] { visible[n] = max(0, visibleArea[n]) }
+                tabulateScreenSpacings()
+            }
+            // Smallest threshold whose selection fits: total(t) falls as t grows.
+            var lo = log2(base), hi = lo + 1
+            var fits = false
+            for _ in 0..<64 {                                   // find an upper bracket
+                if select(threshold: exp2(hi)) <= budget { fits = true; break }
+                lo = hi; hi += 2
+                if hi > 140 { break }                            // beyond any finite spacing: all coarsest
+            }
+            if fits {
+                for _ in 0..<14 {                                 // log2 precision 2^-13·bracket
+                    let mid = (lo + hi) / 2
+                    if select(threshold: exp2(mid)) <= budget { hi = mid } else { lo = mid }
+                }
+                effectiveThreshold = exp2(hi)
+            } else {
+                effectiveThreshold = .infinity
+            }
+            total = select(threshold: effectiveThreshold)
+            if effectiveThreshold.isFinite {
+                if fillsByScanning { fillByScanning(budget: budget, total: total) } else { fill(budget: budget, total: total) }
+            }
+        }
+    }
+
+    /// Per (leaf, level), at `n * levelCount + ℓ`, this frame: `screenSpacing`, NaN for an
+    /// unusable level (so no threshold takes it). Filled by `tabulateScreenSpacings`.
+    private var screen: [Float]
+
+    private func tabulateScreenSpacings() {
+        for n in 0..<nodeCount {
+            for l in 0..<levelCount { screen[n * levelCount + l] = usable(n, l) ? screenSpacing(n, l) : .nan }
+        }
+    }
+
+    /// Whether `budget` binds for `camera`: whether the levels the box rule wants at
+    /// `pixelThreshold` hold more than `budget` splats — what `choose` settles first, without its
+    /// search (so a caller that spends a binding budget by visible area chooses once, not twice).
+    public func budgetBinds(camera: Camera, budget: Int?) -> Bool {
+        guard let budget else { return false }
+        for n in 0..<nodeCount { visible[n] = -1 }
+        placeLeaves(camera)
+        return select(threshold: max(1e-6, pixelThreshold)) > budget
+    }
+
+    /// Each leaf's pixels per model unit and in-view flag for `camera`, and the screen spacings
+    /// they give (`tabulateScreenSpacings`).
+    private func placeLeaves(_ camera: Camera) {
         let eye = camera.position
         let fx = Float(camera.width) / 2 * abs(camera.projection[0, 0])
         let fy = Float(camera.height) / 2 * abs(camera.projection[1, 1])
@@ -151,33 +222,7 @@ public final class LODSelector {
             pixelsPerUnit[n] = f.isFinite ? f / d : .infinity
             inView[n] = Self.boxInFrustum(lo, hi, m)
         }
-        let base = max(1e-6, pixelThreshold)
-        var total = select(threshold: base)
-        effectiveThreshold = base
-        if let budget, total > budget {
-            if let visibleArea {
-                for n in 0..<nodeCount where inView[n] { visible[n] = max(0, visibleArea[n]) }
-            }
-            // Smallest threshold whose selection fits: total(t) falls as t grows.
-            var lo = log2(base), hi = lo + 1
-            var fits = false
-            for _ in 0..<64 {                                   // find an upper bracket
-                if select(threshold: exp2(hi)) <= budget { fits = true; break }
-                lo = hi; hi += 2
-                if hi > 140 { break }                            // beyond any finite spacing: all coarsest
-            }
-            if fits {
-                for _ in 0..<24 {                                 // log2 precision 2^-23·bracket
-                    let mid = (lo + hi) / 2
-                    if select(threshold: exp2(mid)) <= budget { hi = mid } else { lo = mid }
-                }
-                effectiveThreshold = exp2(hi)
-            } else {
-                effectiveThreshold = .infinity
-            }
-            total = select(threshold: effectiveThreshold)
-            if effectiveThreshold.isFinite { fill(budget: budget, total: total) }
-        }
+        tabulateScreenSpacings()
     }
 
     /// Pixels between neighbouring splats of leaf `n` at level `l` on screen this frame: from the
@@ -194,8 +239,26 @@ public final class LODSelector {
     /// among those whose next finer level still fits — what a slightly larger threshold step
     /// would have refined, and then the rest (a leaf that shows only a sliver is still drawn
     /// better for it, and a budget is what the frame may draw). Leaves that show nothing are
-    /// left at their coarsest. O(leaves) per refinement.
+    /// left at their coarsest. The leaves wait in a max-heap by spacing (ties: lower index); one
+    /// whose finer level does not fit now never will (the total only grows) and leaves the heap,
+    /// so a frame costs O((leaves + refinements) · log leaves). `fillByScanning` is the same
+    /// choice by scanning every leaf per refinement, the test's reference.
     private func fill(budget: Int, total: Int) {
+        var total = total
+        fillHeap.removeAll(keepingCapacity: true)
+        for n in 0..<nodeCount where inView[n] && wanted[n] >= 0 && visible[n] != 0 {
+            pushFill(screen[n * levelCount + wanted[n]], n)
+        }
+        while let n = popFill() {
+            guard let f = next(n, from: wanted[n], -1), total + count(n, f) - count(n, wanted[n]) <= budget else { continue }
+            total += count(n, f) - count(n, wanted[n])
+            wanted[n] = f
+            pushFill(screen[n * levelCount + f], n)
+        }
+    }
+
+    /// `fill` by scanning every leaf for each refinement, O(leaves) per refinement.
+    func fillByScanning(budget: Int, total: Int) {
         var total = total
         while true {
             var best = -1, bestLevel = -1, widest: Float = -1
@@ -210,6 +273,45 @@ public final class LODSelector {
         }
     }
 
+    /// Tests: `choose` fills the budget by `fillByScanning` instead.
+    var fillsByScanning = false
+
+    /// `fill`'s max-heap of (spacing, leaf), reserved for every leaf in `init`.
+    private var fillHeap: [(spacing: Float, leaf: Int32)]
+
+    @inline(__always) private static func before(_ a: (spacing: Float, leaf: Int32), _ b: (spacing: Float, leaf: Int32)) -> Bool {
+        a.spacing > b.spacing || (a.spacing == b.spacing && a.leaf < b.leaf)
+    }
+
+    private func pushFill(_ spacing: Float, _ n: Int) {
+        guard !spacing.isNaN else { return }  // never the widest, as in `fillByScanning`
+        fillHeap.append((spacing, Int32(n)))
+        var c = fillHeap.count - 1
+        while c > 0 {
+            let p = (c - 1) / 2
+            guard Self.before(fillHeap[c], fillHeap[p]) else { break }
+            fillHeap.swapAt(c, p); c = p
+        }
+    }
+
+    private func popFill() -> Int? {
+        guard let top = fillHeap.first else { return nil }
+        let last = fillHeap.removeLast()
+        if !fillHeap.isEmpty {
+            fillHeap[0] = last
+            var p = 0
+            while true {
+                let l = 2 * p + 1, r = l + 1
+                var m = p
+                if l < fillHeap.count && Self.before(fillHeap[l], fillHeap[m]) { m = l }
+                if r < fillHeap.count && Self.before(fillHeap[r], fillHeap[m]) { m = r }
+                if m == p { break }
+                fillHeap.swapAt(p, m); p = m
+            }
+        }
+        return Int(top.leaf)
+    }
+
     /// Fills `wanted` for one threshold (pixels) and returns its splat total.
     @discardableResult
     private func select(threshold t: Float) -> Int {
@@ -217,15 +319,18 @@ public final class LODSelector {
         for n in 0..<nodeCount {
             var pick = -1
             if !inView[n] || t == .infinity || visible[n] == 0 {
-                pick = coarsest(n) ?? -1
+                pick = coarsestUsable[n]
             } else {
-                // The coarsest level whose spacing projects to ≤ t pixels, else the finest usable.
-                var within = -1, finestUsable = -1
-                for l in 0..<levelCount where usable(n, l) {
-                    if finestUsable < 0 { finestUsable = l }
-                    if screenSpacing(n, l) <= t { within = l }
+                // The coarsest level whose spacing projects to ≤ t pixels (NaN, unusable, never
+                // does), else the finest usable. Spacings grow with the level (each holds fewer
+                // splats over the same area), so the first usable level wider than t ends the search.
+                var within = -1
+                let row = n * levelCount
+                for l in 0..<levelCount {
+                    let p = screen[row + l]
+                    if p <= t { within = l } else if !p.isNaN { break }
                 }
-                pick = within >= 0 ? within : finestUsable
+                pick = within >= 0 ? within : finestUsable[n]
             }
             wanted[n] = pick
             total += max(0, count(n, pick))

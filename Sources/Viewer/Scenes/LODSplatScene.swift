@@ -192,9 +192,7 @@ public final class LODSplatScene: PlacedModelScene {
         let nodes = selector.nodeCount, levels = selector.levelCount
         store.snapshot(into: &chunkState)
         foldFailures()
-        selector.choose(camera: camera, budget: options.budget, forced: options.forcedLevel)
-        if options.spendsBudgetByVisibleArea, options.forcedLevel == nil, options.budget != nil,
-           selector.effectiveThreshold > selector.pixelThreshold {
+        if options.spendsBudgetByVisibleArea, options.forcedLevel == nil, selector.budgetBinds(camera: camera, budget: options.budget) {
             // When the budget binds it is spent by visible area (`LODSelector`), measured again
             // only when the camera has moved (`visibilityIsStale`) — and in the window at most
             // every `visibilityInterval` frames; the choice itself follows the camera every frame.
@@ -203,8 +201,9 @@ public final class LODSplatScene: PlacedModelScene {
                 measuredCamera = measureVisibility(camera: camera) ? camera : nil
                 visibilityAge = 0
             }
-            if measuredCamera != nil { selector.choose(camera: camera, budget: options.budget, forced: nil, visibleArea: visibleArea) }
+            selector.choose(camera: camera, budget: options.budget, forced: nil, visibleArea: measuredCamera != nil ? visibleArea : nil)
         } else {
+            selector.choose(camera: camera, budget: options.budget, forced: options.forcedLevel)
             measuredCamera = nil
         }
         let budget = options.forcedLevel == nil ? options.budget : nil
