@@ -8,6 +8,18 @@
 // more splats than distinct ones (an edge, a seam) — but it stands for at most
 // `sourceCap(level:)` splats of the capture, so no region collapses into a few blobs.
 import Foundation
+import RenderCore
+
+/// A pair a level's merging may still take: splats `a` < `b`, costed when their versions were
+/// `versionA` and `versionB` (an entry whose splat has merged since is stale and skipped). Cheapest
+/// first; equal costs by the indices, so the order is the same on every run and thread count.
+struct CandidateMerge: HeapOrdered {
+    var cost: Double
+    var a: Int32, b: Int32
+    var versionA: UInt32, versionB: UInt32
+
+    static func before(_ x: CandidateMerge, _ y: CandidateMerge) -> Bool { (x.cost, x.a, x.b) < (y.cost, y.a, y.b) }
+}
 
 extension Array where Element == GaussianMoments {
     /// How many nearest splats are each splat's first candidate partners.
@@ -82,7 +94,7 @@ extension Array where Element == GaussianMoments {
             }
         }
         var alive = [Bool](repeating: true, count: n), version = [UInt32](repeating: 0, count: n)
-        var queue = CandidateMerges(reservingCapacity: n * k)
+        var queue = BinaryHeap<CandidateMerge>(reservingCapacity: n * k)
         func offer(_ i: Int, _ j: Int) {
             guard splats[i].sourceCount + splats[j].sourceCount <= cap else { return }
             let (a, b) = i < j ? (i, j) : (j, i)
@@ -92,7 +104,7 @@ extension Array where Element == GaussianMoments {
 
         var remaining = n
         let target = (n + 1) / 2
-        while remaining > target, let e = queue.popCheapest() {
+        while remaining > target, let e = queue.pop() {
             let a = Int(e.a), b = Int(e.b)
             guard alive[a], alive[b], version[a] == e.versionA, version[b] == e.versionB else { continue }
             // b merges into a.

@@ -90,8 +90,7 @@ public final class LODSelector {
         screen = [Float](repeating: .nan, count: nodeCount * levelCount)
         finestUsable = [Int](repeating: -1, count: nodeCount)
         coarsestUsable = [Int](repeating: -1, count: nodeCount)
-        fillHeap = []
-        fillHeap.reserveCapacity(nodeCount)
+        fillHeap = BinaryHeap(reservingCapacity: nodeCount)
         for n in 0..<nodeCount { findUsableEnds(n) }
     }
 
@@ -245,11 +244,11 @@ public final class LODSelector {
     /// choice by scanning every leaf per refinement, the test's reference.
     private func fill(budget: Int, total: Int) {
         var total = total
-        fillHeap.removeAll(keepingCapacity: true)
+        fillHeap.removeAll()
         for n in 0..<nodeCount where inView[n] && wanted[n] >= 0 && visible[n] != 0 {
             pushFill(screen[n * levelCount + wanted[n]], n)
         }
-        while let n = popFill() {
+        while let n = fillHeap.pop().map({ Int($0.leaf) }) {
             guard let f = next(n, from: wanted[n], -1), total + count(n, f) - count(n, wanted[n]) <= budget else { continue }
             total += count(n, f) - count(n, wanted[n])
             wanted[n] = f
@@ -276,40 +275,17 @@ public final class LODSelector {
     /// Tests: `choose` fills the budget by `fillByScanning` instead.
     var fillsByScanning = false
 
-    /// `fill`'s max-heap of (spacing, leaf), reserved for every leaf in `init`.
-    private var fillHeap: [(spacing: Float, leaf: Int32)]
+    /// `fill`'s heap of leaves, widest spacing first (ties: lower index), reserved for every leaf in `init`.
+    private var fillHeap: BinaryHeap<WidestLeaf>
 
-    @inline(__always) private static func before(_ a: (spacing: Float, leaf: Int32), _ b: (spacing: Float, leaf: Int32)) -> Bool {
-        a.spacing > b.spacing || (a.spacing == b.spacing && a.leaf < b.leaf)
+    private struct WidestLeaf: HeapOrdered {
+        var spacing: Float, leaf: Int32
+        static func before(_ a: WidestLeaf, _ b: WidestLeaf) -> Bool { a.spacing > b.spacing || (a.spacing == b.spacing && a.leaf < b.leaf) }
     }
 
     private func pushFill(_ spacing: Float, _ n: Int) {
         guard !spacing.isNaN else { return }  // never the widest, as in `fillByScanning`
-        fillHeap.append((spacing, Int32(n)))
-        var c = fillHeap.count - 1
-        while c > 0 {
-            let p = (c - 1) / 2
-            guard Self.before(fillHeap[c], fillHeap[p]) else { break }
-            fillHeap.swapAt(c, p); c = p
-        }
-    }
-
-    private func popFill() -> Int? {
-        guard let top = fillHeap.first else { return nil }
-        let last = fillHeap.removeLast()
-        if !fillHeap.isEmpty {
-            fillHeap[0] = last
-            var p = 0
-            while true {
-                let l = 2 * p + 1, r = l + 1
-                var m = p
-                if l < fillHeap.count && Self.before(fillHeap[l], fillHeap[m]) { m = l }
-                if r < fillHeap.count && Self.before(fillHeap[r], fillHeap[m]) { m = r }
-                if m == p { break }
-                fillHeap.swapAt(p, m); p = m
-            }
-        }
-        return Int(top.leaf)
+        fillHeap.push(WidestLeaf(spacing: spacing, leaf: Int32(n)))
     }
 
     /// Fills `wanted` for one threshold (pixels) and returns its splat total.
