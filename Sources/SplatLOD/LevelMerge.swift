@@ -32,8 +32,8 @@ extension Array where Element == GaussianMoments {
     static let sizeWeight = 0.1
     /// A splat of level l stands for at most this many times 2^l splats of the capture (the share
     /// of strict halving). 1.25 lets a splat left single by one level join a pair at the next; a
-    /// cap of 2 lets flat regions collapse too far (the playbot's level 4 −0.6 to −0.9 dB), none
-    /// lets merged splats swallow their neighbours (−1 to −7 dB).
+    /// cap of 2 lets flat regions collapse too far (the playbot's level 4 −0.9 to −1.1 dB), none
+    /// lets merged splats swallow their neighbours (−5 to −7 dB per level).
     static let sourceShare = 1.25
 
     /// Most capture splats one splat of `level` may stand for: ⌊`sourceShare` × 2^level⌋.
