@@ -5,7 +5,7 @@ import RenderCore
 import SceneIO
 
 /// Level-of-detail choice for a streamed SOG's leaves. Pure bookkeeping over arrays sized once in
-/// `init`: `choose` and `step` allocate nothing. `choose` is O(leaves × levels), times ~30 when the
+/// `init`: `choose` and `step` allocate nothing. `choose` is O(leaves × levels), times ~16 when the
 /// budget binds (the bisection); `step` O(leaves × levels).
 ///
 /// **The heuristic: splats about a pixel apart.**
@@ -298,14 +298,10 @@ public final class LODSelector {
                 pick = coarsestUsable[n]
             } else {
                 // The coarsest level whose spacing projects to ≤ t pixels (NaN, unusable, never
-                // does), else the finest usable. Spacings grow with the level (each holds fewer
-                // splats over the same area), so the first usable level wider than t ends the search.
+                // does), else the finest usable.
                 var within = -1
                 let row = n * levelCount
-                for l in 0..<levelCount {
-                    let p = screen[row + l]
-                    if p <= t { within = l } else if !p.isNaN { break }
-                }
+                for l in 0..<levelCount where screen[row + l] <= t { within = l }
                 pick = within >= 0 ? within : finestUsable[n]
             }
             wanted[n] = pick
