@@ -106,6 +106,7 @@ public final class LODSelector {
             for (l, r) in node.levels.enumerated() where r?.chunk == chunk { counts[n * levelCount + l] = -1 }
             findUsableEnds(n)
         }
+        boxRuleChoice = nil
     }
 
     /// The finest and coarsest usable levels of leaf `n` (nil when none).
@@ -142,15 +143,22 @@ public final class LODSelector {
     ///     when the budget binds (see the type's documentation). nil: the box rule throughout.
     public func choose(camera: Camera, budget: Int?, forced: Int?, visibleArea: [Float]? = nil) {
         precondition(visibleArea == nil || visibleArea!.count == nodeCount, "one visible area per leaf")
+        let base = max(1e-6, pixelThreshold)
+        let placed = boxRuleChoice.flatMap { $0.camera == camera && $0.threshold == base ? $0.total : nil }
+        boxRuleChoice = nil
         for n in 0..<nodeCount { visible[n] = -1 }
         if let forced {
             for n in 0..<nodeCount { wanted[n] = nearestUsable(n, to: forced) ?? -1 }
             effectiveThreshold = pixelThreshold
             return
         }
-        placeLeaves(camera)
-        let base = max(1e-6, pixelThreshold)
-        var total = select(threshold: base)
+        var total: Int
+        if let placed {
+            total = placed                      // `budgetBinds` placed the leaves and chose by the box rule
+        } else {
+            placeLeaves(camera)
+            total = select(threshold: base)
+        }
         effectiveThreshold = base
         if let budget, total > budget {
             if let visibleArea {
@@ -198,8 +206,16 @@ public final class LODSelector {
         guard let budget else { return false }
         for n in 0..<nodeCount { visible[n] = -1 }
         placeLeaves(camera)
-        return select(threshold: max(1e-6, pixelThreshold)) > budget
+        let base = max(1e-6, pixelThreshold), total = select(threshold: base)
+        boxRuleChoice = (camera, base, total)
+        return total > budget
     }
+
+    /// What the last `budgetBinds` left standing — the leaves placed for `camera` and `wanted` by
+    /// the box rule at `threshold`, holding `total` splats — so that the `choose` right after it
+    /// for the same camera does not place and select again. Consumed by `choose`; cleared when
+    /// levels become unusable.
+    private var boxRuleChoice: (camera: Camera, threshold: Float, total: Int)?
 
     /// Each leaf's pixels per model unit and in-view flag for `camera`, and the screen spacings
     /// they give (`tabulateScreenSpacings`).
