@@ -14,22 +14,33 @@ struct WindowTests {
         return nil
     }
 
+    /// SDL falls back to a screenless driver when no display answers; the window must not run
+    /// unseen there (a test waiting for it would wait forever) but stop with one line.
+    @Test func aDisplayNoServerAnswersIsAOneLineError() throws {
+        let binary = try #require(BinaryLocator.splatframe(), "build the package first")
+        let free = try #require((900..<2000).first { n in
+            !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") && !FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock")
+        }, "every display from :900 to :1999 is taken")
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = ":\(free)"; env["WAYLAND_DISPLAY"] = nil
+        // A desktop session has a runtime folder; without one libwayland prints a line of its own.
+        env["XDG_RUNTIME_DIR"] = TestData.temporaryDirectory("runtime").path
+        let environment = BinaryLocator.hermetic(env)
+        let run = Wait.returns(within: 120) {
+            try BinaryLocator.run(binary, ["cube", "--frames", "30", "--size", "320x180"], environment: environment)
+        }
+        let r = try #require(try run?.get(), "the window hung with DISPLAY=:\(free) and no server there")
+        let errors = r.stderr.split(separator: "\n").filter { $0.contains("error") }
+        #expect(r.status == 2 && errors.count == 1 && errors[0].contains("DISPLAY=:\(free)"), "\(r.stderr)")
+    }
+
     @Test("the cube room appears in the window with its five walls in perspective")
     func cubeRoomScreenshot() throws {
         let binary = try #require(BinaryLocator.splatframe(), "build the package first")
-        let xvfb = try #require(Self.which("Xvfb"), "Xvfb is missing: `make test` installs xvfb")
         let importTool = try #require(Self.which("import"), "ImageMagick's import is missing: `make test` installs imagemagick")
-        let display = ":\(100 + Int.random(in: 0..<400))"
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: xvfb)
-        server.arguments = [display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        // The test runner blocks SIGTERM in its children, so stop the server with SIGKILL.
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
-        Wait.until(poll: 0.05) { FileManager.default.fileExists(atPath: socket) }
-        try #require(FileManager.default.fileExists(atPath: socket), "Xvfb did not start")
+        let server = try XvfbServer()
+        defer { withExtendedLifetime(server) {} }
+        let display = server.display
 
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display

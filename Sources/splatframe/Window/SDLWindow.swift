@@ -30,6 +30,9 @@ final class SDLWindow {
     /// Whether the driver tells the window where it is (`WindowPlacement.driverKnowsPosition`).
     var knowsPosition: Bool { WindowPlacement.driverKnowsPosition(videoDriver) }
 
+    /// SDL's video drivers that draw to no screen: chosen only when SDL_VIDEODRIVER names them.
+    static let screenlessDrivers: Set<String> = ["offscreen", "dummy", "evdev"]
+
     /// Opens a resizable window of `width`×`height` pixels.
     init(title: String, width: Int, height: Int, fullscreen: Bool) throws {
         let env = ProcessInfo.processInfo.environment
@@ -40,6 +43,15 @@ final class SDLWindow {
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
             throw WindowError.noDisplay(String(cString: SDL_GetError()))
         }
+        // When neither X11 nor Wayland answers, SDL falls back to a driver with no screen
+        // (offscreen, dummy) and the window would run unseen: refuse unless it was asked for.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        if Self.screenlessDrivers.contains(driver.lowercased()), (env["SDL_VIDEODRIVER"] ?? "").lowercased() != driver.lowercased() {
+            SDL_Quit()
+            let tried = [env["DISPLAY"].map { "X server DISPLAY=\($0)" }, env["WAYLAND_DISPLAY"].map { "Wayland WAYLAND_DISPLAY=\($0)" }]
+                .compactMap { $0 }.joined(separator: " or ")
+            throw WindowError.noDisplay("cannot connect to the \(tried)")
+        }
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         let centered = Int32(bitPattern: 0x2FFF_0000) // SDL_WINDOWPOS_CENTERED
@@ -48,7 +60,7 @@ final class SDLWindow {
             throw WindowError.noDisplay(e)
         }
         window = w
-        videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        videoDriver = driver
         // Prefer a vsync-free accelerated renderer; fall back to SDL's software renderer.
         if let r = SDL_CreateRenderer(w, -1, SDL_RENDERER_ACCELERATED.rawValue) ?? SDL_CreateRenderer(w, -1, SDL_RENDERER_SOFTWARE.rawValue) {
             renderer = r
