@@ -81,6 +81,33 @@ struct SplatVisibilityTests {
         }
     }
 
+    /// The work is split in fixed bands (projection runs, tile rows) whatever the thread count,
+    /// so two threads give the very same areas as one — and as the reference, at full resolution.
+    @Test func twoThreadsMeasureExactlyWhatOneDoes() {
+        let clouds: [SplatCloud] = (0..<6).map { (k: Int) -> SplatCloud in
+            let f = Float(k)
+            let centre = Vec3(Float(k % 3) * 0.5 - 0.5, Float(k / 3) * 0.6 - 0.3, -0.2 * f)
+            return Self.cluster(500, centre: centre, spread: 0.5, size: 0.03 + 0.01 * f, opacity: 0.6 + 0.05 * f, seed: UInt64(10 + k))
+        }
+        let prepared = clouds.map { SplatRenderer.prepare($0) }
+        for scale in [1, 8] {
+            var one: [Float] = [], two: [Float] = []
+            SplatVisibility(scale: scale, threads: 1).measure(prepared, camera: Self.camera, into: &one)
+            let twoThreads = SplatVisibility(scale: scale, threads: 2)
+            #expect(twoThreads.threads == 2)
+            for _ in 0..<3 { twoThreads.measure(prepared, camera: Self.camera, into: &two) }   // buffers reused
+            #expect(one == two, "scale \(scale): \(one) against \(two)")
+            #expect(one.reduce(0, +) > 1000, "the clusters must cover the image: \(one)")
+        }
+        let expected = Self.referenceVisibleArea(clouds, camera: Self.camera)
+        var got: [Float] = []
+        SplatVisibility(scale: 1, threads: 2).measure(prepared, camera: Self.camera, into: &got)
+        let total = expected.reduce(0, +)
+        for b in clouds.indices {
+            #expect(abs(got[b] - expected[b]) <= 0.02 * total, "block \(b): \(got[b]) against \(expected[b]) px²")
+        }
+    }
+
     @Test func lowResolutionIsCloseToTheReference() {
         let clouds = [Self.cluster(400, centre: Vec3(-0.5, 0, 0.5), spread: 0.5, size: 0.04, opacity: 0.7, seed: 4),
                       Self.cluster(400, centre: Vec3(0.4, 0.1, -0.4), spread: 0.6, size: 0.06, opacity: 0.9, seed: 5)]

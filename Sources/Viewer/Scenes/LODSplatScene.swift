@@ -102,9 +102,12 @@ public final class LODSplatScene: PlacedModelScene {
     public private(set) var assemblies = 0
     /// Failures already folded into the selector.
     private var knownFailures: [Bool]
+    /// What measures the visible area: made on the first measurement, on as many threads as the
+    /// frame renders with (`renderThreads`; the areas do not depend on them).
+    private var visibility: SplatVisibility?
+    private var renderThreads = 1
     /// Visible area per leaf (camera pixels²), measured when the budget binds, its age in frames
     /// (window), and scratch.
-    private let visibility = SplatVisibility(scale: 8)
     private var visibleArea: [Float]
     /// The camera `visibleArea` was measured for (nil: none valid), the budget it was measured
     /// under, and frames since.
@@ -176,6 +179,7 @@ public final class LODSplatScene: PlacedModelScene {
         let t0 = MonotonicClock.now()
         var (stats, cam) = model.beginFrame(target, camera: camera, context: context, splatsCoverTarget: context.splatsCoverTarget)
         if stepPending || !advanced {
+            renderThreads = context.splats.threads
             let t = MonotonicClock.now()
             update(camera: cam)
             stepPending = false
@@ -311,6 +315,8 @@ public final class LODSplatScene: PlacedModelScene {
         store.blocks(visiblePairs[...], into: &visibleBlocks)
         // A level that failed to load since the choice was made, or one still streaming in.
         guard visibleBlocks.count == visiblePairs.count else { visibleBlocks.removeAll(keepingCapacity: true); return false }
+        let visibility = self.visibility ?? SplatVisibility(scale: 8, threads: renderThreads)
+        self.visibility = visibility
         visibility.measure(visibleBlocks, camera: camera, into: &blockArea)
         visibleBlocks.removeAll(keepingCapacity: true)
         for n in 0..<nodes { visibleArea[n] = 0 }
