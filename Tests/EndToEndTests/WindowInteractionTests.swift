@@ -76,8 +76,9 @@ final class RunningWindow: @unchecked Sendable {
 
     /// The window's X id, waiting for it to appear for as long as the process runs (the suite
     /// runs many processes at once, so a window can take a while on a loaded machine); a
-    /// process that exits first fails at once, with what it wrote. The deadline (10 minutes) only
-    /// catches a window that never comes: on CI's two loaded cores one took over 3 minutes.
+    /// process that exits first fails at once, with what it wrote (one that cannot reach the
+    /// server exits: SDL's screenless fallback is refused). The deadline (10 minutes) only
+    /// catches a window that never comes.
     func windowID(_ seconds: Double = 600) throws -> String {
         var found: String?
         try waitFor(seconds) {
