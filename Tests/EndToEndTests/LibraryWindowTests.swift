@@ -87,7 +87,7 @@ struct LibraryWindowTests {
     /// The window showing the scene: the one not titled as the grid (when the scene has a window
     /// of its own), else the only one.
     static func sceneWindow(_ w: RunningWindow) throws -> String {
-        let ids = try w.xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").map(String.init)
+        let ids = try w.xdotool(["search", "--onlyvisible", "--class", "splatframe"]).split(separator: "\n").map(String.init)
         for id in ids where !(try w.xdotool(["getwindowname", id])).contains("scene library") { return id }
         return try #require(ids.first, "no window")
     }

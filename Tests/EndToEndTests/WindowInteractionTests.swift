@@ -74,7 +74,8 @@ final class RunningWindow: @unchecked Sendable {
         return try BinaryLocator.run(tool, args, environment: environment).stdout
     }
 
-    /// The window's X id, waiting for it to appear for as long as the process runs (the suite
+    /// The window's X id (found by its class: xdotool matches names only in its own locale, and
+    /// the title follows the user's), waiting for it to appear for as long as the process runs (the suite
     /// runs many processes at once, so a window can take a while on a loaded machine); a
     /// process that exits first fails at once, with what it wrote (one that cannot reach the
     /// server exits: SDL's screenless fallback is refused). The deadline (10 minutes) only
@@ -82,7 +83,7 @@ final class RunningWindow: @unchecked Sendable {
     func windowID(_ seconds: Double = 600) throws -> String {
         var found: String?
         try waitFor(seconds) {
-            found = try self.xdotool(["search", "--name", "SplatFrame"]).split(separator: "\n").first.map(String.init)
+            found = try self.xdotool(["search", "--onlyvisible", "--class", "splatframe"]).split(separator: "\n").first.map(String.init)
             return found != nil || !self.process.isRunning
         }
         guard let id = found else { throw WindowTestError.noWindow(stderr) }
@@ -211,9 +212,9 @@ struct WindowInteractionTests {
 
         let w = try RunningWindow(["cube", "--size", "640x360", "--screen-mm", "600,340", "--eye", "0,0,0.6"])
         let id = try w.windowID()
-        // The frame loop is running (and so reading X events every frame) before anything moves.
-        // Only a wait: the views below are what is checked.
-        w.waitForFrames(id)
+        // The frame loop is running (and so reading X events every frame) before anything moves;
+        // the title shows its frame rate (a title SDL could not hand to X11 stayed "SplatFrame").
+        #expect(w.waitForFrames(id), "the window's title never showed the frame rate")
         /// Whether the X server has the window at (x, y).
         func windowAt(_ x: Int, _ y: Int) -> Bool {
             guard let g = try? w.xdotool(["getwindowgeometry", id]), let p = LibraryWindowTests.position(g) else { return false }

@@ -39,6 +39,12 @@ final class SDLWindow {
         if (env["DISPLAY"] ?? "").isEmpty && (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
             throw WindowError.noDisplay("DISPLAY is not set")
         }
+        // SDL hands X11 the title through the C library's locale: in the "C" locale a program
+        // starts in, a title with any non-ASCII character never reaches _NET_WM_NAME (what window
+        // managers show), which keeps its first value. The user's character set fixes that (only
+        // LC_CTYPE: numbers keep their "C" formatting); titles keep to ASCII separators, so they
+        // read right whatever the locale.
+        setlocale(LC_CTYPE, "")
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         guard SDL_Init(SDL_INIT_VIDEO) == 0 else {
             throw WindowError.noDisplay(String(cString: SDL_GetError()))

@@ -168,7 +168,7 @@ final class SceneScreen {
                 FileHandle.standardError.write(Data("splatframe: levels of detail ready for \(loader.path)\n".utf8))
             } else {
                 modelFile = source?.modelFile
-                window.setTitle("SplatFrame — \(scene.name)")
+                window.setTitle("SplatFrame - \(scene.name)")
                 flash("OPENED \(loader.path)".uppercased())
                 FileHandle.standardError.write(Data("splatframe: opened \(loader.path)\n".utf8))
             }
@@ -254,7 +254,7 @@ final class SceneScreen {
     /// Once a second: the latency summary and the title's frame rate.
     func refreshSummary() {
         latencySummary = latency.summary()
-        window.setTitle("SplatFrame — \(scene.name) — \(String(format: "%.0f", 1000 / medianFrameMs)) fps")
+        window.setTitle("SplatFrame - \(scene.name) - \(String(format: "%.0f", 1000 / medianFrameMs)) fps")
     }
 
     /// Median render time of the last 120 frames (ms; 1 before any).
