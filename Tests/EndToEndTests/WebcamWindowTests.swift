@@ -3,68 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// An Xvfb server for one test (killed on deinit). Xvfb picks a free display number itself
-/// (-displayfd) and reports it once it accepts connections, so servers started at once by
-/// parallel suites never share a number, and a socket left by a killed one is never mistaken
-/// for a running server.
-final class XvfbServer {
-    let display: String
-    private let process = Process()
-
-    init() throws {
-        let xvfb = try #require(WindowTests.which("Xvfb"), "Xvfb is missing: `make test` installs xvfb")
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = ["-displayfd", "1", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let number = LockedText()
-        out.fileHandleForReading.readabilityHandler = { h in
-            let d = h.availableData
-            if d.isEmpty { h.readabilityHandler = nil } else { number.append(String(decoding: d, as: UTF8.self)) }
-        }
-        // The generous deadline only catches a server that never starts (or exits at once).
-        let server = process
-        Wait.until(timeout: 120, poll: 0.02) { number.text.contains("\n") || !server.isRunning }
-        out.fileHandleForReading.readabilityHandler = nil
-        let reported = number.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let n = Int(reported) else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            throw XvfbError.didNotStart(reported)
-        }
-        display = ":\(n)"
-    }
-
-    deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-
-    /// Runs the window command to completion (it must stop by itself: pass --frames).
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        var env = ProcessInfo.processInfo.environment
-        env["DISPLAY"] = display
-        return try BinaryLocator.run(try #require(BinaryLocator.splatframe(), "build the package first"), arguments, environment: env)
-    }
-}
-
-
-/// Why an Xvfb server could not be had.
-enum XvfbError: Error, CustomStringConvertible {
-    /// Xvfb exited or never reported its display number; what it wrote on its display fd.
-    case didNotStart(String)
-    var description: String {
-        switch self { case .didNotStart(let t): "Xvfb did not start (it reported \"\(t)\" as its display)" }
-    }
-}
-
-/// Text appended from one thread and read from another.
-final class LockedText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = ""
-    func append(_ s: String) { lock.lock(); value += s; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return value }
-}
-
 @Suite("webcam tracker in the window", .serialized)
 struct WebcamWindowTests {
     static let video = TestData.path("video/Megamind.avi")

@@ -54,8 +54,8 @@ final class SDLWindow {
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         if Self.screenlessDrivers.contains(driver.lowercased()), (env["SDL_VIDEODRIVER"] ?? "").lowercased() != driver.lowercased() {
             SDL_Quit()
-            let tried = [env["DISPLAY"].map { "X server DISPLAY=\($0)" }, env["WAYLAND_DISPLAY"].map { "Wayland WAYLAND_DISPLAY=\($0)" }]
-                .compactMap { $0 }.joined(separator: " or ")
+            let tried = [("X server", "DISPLAY"), ("Wayland", "WAYLAND_DISPLAY")]
+                .compactMap { what, key in env[key].flatMap { $0.isEmpty ? nil : "\(what) \(key)=\($0)" } }.joined(separator: " or ")
             throw WindowError.noDisplay("cannot connect to the \(tried)")
         }
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
