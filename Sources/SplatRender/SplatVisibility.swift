@@ -79,8 +79,7 @@ public final class SplatVisibility {
     /// touch of α·T, in camera pixels² (a fully visible opaque square k pixels wide gives ≈ k²).
     /// `visible` is resized to `blocks.count`. Splats behind the near plane are left out.
     public func measure(_ blocks: [PreparedSplats], camera: Camera, into visible: inout [Float]) {
-        if visible.count != blocks.count { visible = [Float](repeating: 0, count: blocks.count) }
-        for b in visible.indices { visible[b] = 0 }
+        Self.zero(&visible, count: blocks.count)
         let w = (camera.width + scale - 1) / scale, h = (camera.height + scale - 1) / scale
         guard w > 0, h > 0 else { return }
         job.blocks = blocks
@@ -103,22 +102,21 @@ public final class SplatVisibility {
         for band in bandWork {
             for b in visible.indices { visible[b] += band.area[b] }
         }
-        job.blocks.removeAll(keepingCapacity: true)
+        // Let go of the caller's array (emptying it in place would copy it: it is shared).
+        job.blocks = []
     }
 
     /// Runs the current stage (projection or compositing) for every band: spread over the
     /// workers, or one after another on this thread.
     private func runBands() {
         if let pool {
-            pool.run(self) { v, worker in
-                for b in stride(from: worker, to: SplatVisibility.bands, by: v.threads) { v.runStage(band: b) }
-            }
+            pool.run(self, runVisibilityStage)
         } else {
             for b in 0..<Self.bands { runStage(band: b) }
         }
     }
 
-    private func runStage(band b: Int) {
+    fileprivate func runStage(band b: Int) {
         if job.compositing { composite(band: b) } else { project(band: b) }
     }
 
@@ -131,8 +129,10 @@ public final class SplatVisibility {
         let blocks = job.blocks
         let total = blocks.reduce(0) { $0 + $1.count }
         let first = total * b / Self.bands, last = total * (b + 1) / Self.bands
-        // Room for the whole run, so that a view showing more of it later grows nothing.
-        if out.records.capacity < last - first { out.records.reserveCapacity(last - first); out.keys.reserveCapacity(last - first) }
+        // Room for the whole run and then some, so that a view showing a little more later
+        // grows nothing.
+        Self.reserve(&out.records, last - first)
+        Self.reserve(&out.keys, last - first)
         guard let setup = job.setup else { return }
         let s = Float(scale), w = job.width, h = job.height, near = job.near
         // The renderer's intrinsics, scaled to the low resolution, and the camera frame with x
@@ -193,7 +193,7 @@ public final class SplatVisibility {
     private func mergeRuns() {
         sorted.removeAll(keepingCapacity: true)
         let total = bandWork.reduce(0) { $0 + $1.sorted.count }
-        if sorted.capacity < total { sorted.reserveCapacity(total) }
+        Self.reserve(&sorted, total)
         for b in mergeNext.indices { mergeNext[b] = 0 }
         for _ in 0..<total {
             var pick = -1, best = UInt32.max
@@ -219,10 +219,7 @@ public final class SplatVisibility {
                 openPixels[ty * tilesX + tx] = Int32((min(w, tx * tile + tile) - tx * tile) * (min(h, ty * tile + tile) - ty * tile))
             }
         }
-        for band in bandWork {
-            if band.area.count != job.blocks.count { band.area = [Float](repeating: 0, count: job.blocks.count) }
-            for b in band.area.indices { band.area[b] = 0 }
-        }
+        for band in bandWork { Self.zero(&band.area, count: job.blocks.count) }
     }
 
     /// Composites `sorted` front to back over band `b`'s tile rows and adds each splat's α·T
@@ -290,6 +287,7 @@ public final class SplatVisibility {
     private static func sortByDepth(_ band: Band) {
         let n = band.keys.count
         band.order.removeAll(keepingCapacity: true)
+        reserve(&band.order, band.keys.capacity)
         for i in 0..<UInt32(n) { band.order.append(i) }
         if band.keysOut.count < n { band.keysOut = [UInt32](repeating: 0, count: band.keys.capacity); band.orderOut = band.keysOut }
         band.keys.withUnsafeMutableBufferPointer { key in
@@ -317,9 +315,28 @@ public final class SplatVisibility {
             }
         }
         band.sorted.removeAll(keepingCapacity: true)
-        if band.sorted.capacity < n { band.sorted.reserveCapacity(band.records.capacity) }
+        reserve(&band.sorted, band.records.capacity)
         band.records.withUnsafeBufferPointer { rec in
             for k in band.order { band.sorted.append(rec[Int(k)]) }
         }
     }
+
+    /// Makes room for `count` elements in `array`, with half as much again when it must grow,
+    /// so that the slowly changing splat counts of a moving camera settle into no allocation.
+    private static func reserve<T>(_ array: inout [T], _ count: Int) {
+        if array.capacity < count { array.reserveCapacity(count + count / 2) }
+    }
+
+    /// Sets `array` to `count` zeros, reusing its storage (growing it as `reserve` does).
+    private static func zero(_ array: inout [Float], count: Int) {
+        array.removeAll(keepingCapacity: true)
+        reserve(&array, count)
+        array.append(contentsOf: repeatElement(0, count: count))
+    }
+}
+
+/// The workers' entry point: a plain function, so passing it to the pool captures nothing (as
+/// `runSplatStage`). Worker `worker` takes bands `worker`, `worker + threads`, ….
+private func runVisibilityStage(_ v: SplatVisibility, _ worker: Int) {
+    for b in stride(from: worker, to: SplatVisibility.bands, by: v.threads) { v.runStage(band: b) }
 }
