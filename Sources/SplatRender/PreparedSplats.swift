@@ -157,9 +157,10 @@ public final class PreparedSplats: @unchecked Sendable {
     /// Refills this assembly with `blocks`, one after the other, each padded to a multiple of 8
     /// slots (their padding has opacity 0): `count` becomes the sum of their `paddedCount`s. Plain
     /// memory copies, O(total); grows (reallocates, 1.5× at least) only when the total exceeds
-    /// `capacity`, so a steady selection allocates nothing.
+    /// `capacity`, so a new selection of no more splats allocates nothing. (An array, not any
+    /// collection: unspecialised generic iteration allocates for every element it reads.)
     /// - Precondition: every block has this assembly's SH degree.
-    public func assemble<C: Collection>(_ blocks: C) where C.Element == PreparedSplats {
+    public func assemble(_ blocks: [PreparedSplats]) {
         let total = blocks.reduce(0) { $0 + $1.paddedCount }
         if total > fieldStride {
             let newStride = max((total + 7) / 8 * 8, fieldStride + fieldStride / 2 / 8 * 8)

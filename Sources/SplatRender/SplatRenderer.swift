@@ -144,6 +144,16 @@ public final class SplatRenderer: @unchecked Sendable {
         (n * w / workers)..<(n * (w + 1) / workers)
     }
 
+    /// Makes room now for frames of up to `splats` splats (the buffers that scale with the splat
+    /// count), so that a scene whose count varies under a known bound — a level-of-detail
+    /// budget — allocates nothing when a later frame shows more. Cheap when already reserved.
+    public func reserve(splats n: Int) {
+        let chunks = (n + SplatTunables.preprocessChunk - 1) / SplatTunables.preprocessChunk
+        projected.reserve(max(1, n)); keysA.reserve(max(1, n))
+        tileRects.reserve(max(1, n)); slotSource.reserve(max(1, n))
+        chunkVisible.reserve(max(1, chunks)); chunkOwner.reserve(max(1, chunks))
+    }
+
     /// Runs one stage on every worker and waits (no allocation: see `WorkerPool`).
     func runParallel(_ work: StageWork) {
         stageWork = work

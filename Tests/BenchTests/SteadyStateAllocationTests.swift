@@ -67,6 +67,25 @@ struct SteadyStateAllocationTests {
         #expect((result["primitives"] as? Int).map { $0 > 0 && $0 <= 40_000 } == true, "\(result["primitives"] ?? "nil")")
     }
 
+    /// A plain capture under a budget, its tree built in memory: while the eye moves, the
+    /// selection changes every other frame, and neither re-assembling it, nor drawing a fuller
+    /// one, nor measuring the visible area allocates. (Re-assembly used to allocate per block:
+    /// ~22 calls a frame here.) Needs no test data: the capture is generated.
+    @Test("the release binary's bench of a plain capture under a budget allocates nothing per frame",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: release), "skipped: no release build (make test builds one)"))
+    func releaseBenchBudgetedCapture() throws {
+        let ply = TestData.temporaryDirectory().appendingPathComponent("room.ply").path
+        let made = try BinaryLocator.run(Self.release, ["generate", "100000", ply, "--scene", "room"])
+        try #require(made.status == 0, "\(made.stderr)")
+        for threads in ["1", "2"] {
+            let result = try Self.benchResult([ply, "--size", "320x180", "--frames", "60", "--warmup", "4",
+                                               "--splat-budget", "20k", "--threads", threads])
+            let alloc = try #require(result["allocations"] as? [String: Any])
+            #expect((alloc["callsPerFrame"] as? Double) == 0, "\(threads) threads: \(alloc)")
+            #expect((result["primitives"] as? Int).map { $0 > 0 && $0 <= 20_000 } == true, "\(result["primitives"] ?? "nil")")
+        }
+    }
+
     #if !DEBUG
     @Test("in process: meshes and splats", .enabled(if: AllocationCounter.isInterposed, "a sanitizer owns malloc"),
           arguments: ["cube", "sphere:5000", "generate:3000"])

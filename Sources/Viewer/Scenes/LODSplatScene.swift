@@ -186,6 +186,9 @@ public final class LODSplatScene: PlacedModelScene {
             stats.lodMs = (MonotonicClock.now() - t) * 1000
         }
         context.splats.antialias = antialias
+        // Under a budget: room for the most splats a frame can show, so that a later, fuller
+        // selection grows nothing. (Without one that bound is the whole capture: left to grow.)
+        if options.budget != nil { context.splats.reserve(splats: assembly.capacity) }
         stats.splat = context.splats.render(assembly, camera: cam, into: target, depthTest: room != nil)
         stats.totalMs = (MonotonicClock.now() - t0) * 1000
         return stats
