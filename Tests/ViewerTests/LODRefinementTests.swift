@@ -1,0 +1,101 @@
+// A view held still is measured twice: the visible area on the measuring level, then on the
+// selection it chose. When and how often, frame-exact and in the window (what it buys is the
+// playbot table of Docs/ScenesAndWalls.md).
+import Foundation
+import RenderCore
+import SceneIO
+import SplatLOD
+import Testing
+import TestSupport
+@testable import Viewer
+
+struct LODRefinementTests {
+    static let screen = ScreenGeometry(width: 0.6, height: 0.34)
+
+    /// `LODVisibilityTests`' two walls (the back one 3 m behind the front one), as a PLY.
+    static func walls() throws -> String {
+        var cloud = SplatCloud(shDegree: 0)
+        LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.9, 0.4, 0.1))
+        LODVisibilityTests.wall(into: &cloud, z: -3, colour: Vec3(0.1, 0.4, 0.9))
+        let dir = TestData.temporaryDirectory("lodrefinement")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let ply = dir.appendingPathComponent("walls.ply").path
+        try GaussianPLYWriter.write(cloud, to: ply)
+        return ply
+    }
+
+    /// 320×180, 2.5 m in front of the walls, looking straight at them from x.
+    static func camera(x: Float) -> Camera {
+        Camera(width: 320, height: 180, view: Matrix4.lookAt(eye: Vec3(x, 0, 2.5), target: Vec3(x, 0, 0), up: Vec3(0, 1, 0)),
+               projection: Matrix4.perspective(fovY: 0.9, aspect: 16 / 9, near: 0.01, far: 100))
+    }
+
+    static func frameExactScene(_ ply: String, budget: Int) throws -> LODSplatScene {
+        var o = SceneLoader.ModelOptions()
+        o.videoPlayback = .frameExact
+        o.lod.budget = budget; o.lod.budgetNamed = true
+        return try #require(try SceneLoader(path: ply, options: o).sceneInOwnCoordinates(screen: screen) as? LODSplatScene)
+    }
+
+    /// Frame-exact (render, bench, export): the first frame and a frame whose camera is the last
+    /// one's get the second measurement, once per measurement; a moving eye never does.
+    @Test func frameExactFramesRefineAViewHeldStillOnce() throws {
+        let scene = try Self.frameExactScene(try Self.walls(), budget: 9000)
+        let fb = Framebuffer(width: 320, height: 180)
+        let context = RenderContext(threads: 2)
+        _ = scene.render(camera: Self.camera(x: 0), into: fb, context: context)
+        #expect(scene.visibilityMeasurements == 1 && scene.visibilityRefinements == 1)
+        // A moving eye (0.1 m a frame: past the 2 % that makes a measurement stale).
+        for k in 1...4 { _ = scene.render(camera: Self.camera(x: 0.1 * Float(k)), into: fb, context: context) }
+        #expect(scene.visibilityMeasurements == 5 && scene.visibilityRefinements == 1,
+                "\(scene.visibilityMeasurements) measurements, \(scene.visibilityRefinements) refinements")
+        // Held still: refined on the second frame at that camera, and only once.
+        for _ in 0..<3 { _ = scene.render(camera: Self.camera(x: 0.4), into: fb, context: context) }
+        #expect(scene.visibilityMeasurements == 5 && scene.visibilityRefinements == 2,
+                "\(scene.visibilityMeasurements) measurements, \(scene.visibilityRefinements) refinements")
+        #expect(scene.primitiveCount <= 9000)
+        // Still a function of the eye path alone: a second scene on the same path draws the same.
+        let again = try Self.frameExactScene(try Self.walls(), budget: 9000)
+        let fb2 = Framebuffer(width: 320, height: 180)
+        for x in [0, 0.1, 0.2, 0.3, 0.4, 0.4, 0.4] as [Float] { _ = again.render(camera: Self.camera(x: x), into: fb2, context: context) }
+        #expect(fb2.image() == fb.image() && again.wantedLevels == scene.wantedLevels)
+    }
+
+    /// The window: while the head moves the view is measured every few frames and never twice;
+    /// once it holds still (and the chosen levels have streamed in) it is refined, once.
+    @Test func theWindowRefinesOnlyWhenTheHeadHoldsStill() throws {
+        var o = SceneLoader.ModelOptions()
+        o.videoPlayback = .realtime
+        o.lod.budget = 9000; o.lod.budgetNamed = true
+        let loader = try SceneLoader(path: try Self.walls(), options: o)
+        let job = try #require(loader.levelOfDetailJob(screen: Self.screen))
+        let scene = try #require(try job.run(cancelled: nil, progress: nil).scene as? LODSplatScene)
+        scene.ownCoordinates = true  // the cameras below are in the walls' own frame
+        let fb = Framebuffer(width: 320, height: 180)
+        let context = RenderContext(threads: 2)
+        // Moving 0.1 m a frame, to and fro (so the measured camera comes back every other frame:
+        // still not a view held still), until the view has been measured a few times (the
+        // measuring level streams in first).
+        var k = 0
+        let measured = Wait.until {
+            k += 1
+            _ = scene.render(camera: Self.camera(x: Float(k % 2) * 0.1), into: fb, context: context)
+            return scene.visibilityMeasurements >= 3
+        }
+        try #require(measured, "the moving view was never measured (\(k) frames)")
+        #expect(scene.visibilityRefinements == 0)
+        let x = Float(k % 2) * 0.1
+        // Held still: frames until the refinement has happened (it waits for the chosen levels
+        // to stream in), then as many again, with no second one.
+        let still = Self.camera(x: x)
+        var frames = 0
+        let refined = Wait.until {
+            _ = scene.render(camera: still, into: fb, context: context)
+            frames += 1
+            return scene.visibilityRefinements == 1
+        }
+        try #require(refined, "the still view was never refined (\(frames) frames)")
+        for _ in 0..<max(frames, 8) { _ = scene.render(camera: still, into: fb, context: context) }
+        #expect(scene.visibilityRefinements == 1, "\(scene.visibilityRefinements) refinements")
+    }
+}
