@@ -103,9 +103,11 @@ public final class LODSplatScene: PlacedModelScene {
     public private(set) var assemblies = 0
     /// Failures already folded into the selector.
     private var knownFailures: [Bool]
-    /// What measures the visible area: made on the first measurement, on as many threads as the
-    /// frame renders with (`renderThreads`; the areas do not depend on them).
-    private var visibility: SplatVisibility?
+    /// What measures the visible area — every move at 1/8 of the frame's resolution, a view
+    /// held still at 1/4 (`refineVisibility`) — each made on its first use, on as many threads
+    /// as the frame renders with (`renderThreads`; the areas do not depend on them).
+    private var visibility: SplatVisibility?, stillVisibility: SplatVisibility?
+    static let visibilityScale = 8, stillVisibilityScale = 4
     private var renderThreads = 1
     /// Visible area per leaf (camera pixels²), measured when the budget binds, its age in frames
     /// (window), and scratch.
@@ -328,7 +330,9 @@ public final class LODSplatScene: PlacedModelScene {
     private func measureVisibility(camera: Camera) -> Bool {
         measuredBudget = options.budget ?? 0
         let level = visibilityLevel(budget: options.budget ?? 0)
-        guard measure(camera: camera, level: { [selector] n in selector.nearestUsable(n, to: level) }) else { return false }
+        let visibility = self.visibility ?? SplatVisibility(scale: Self.visibilityScale, threads: renderThreads)
+        self.visibility = visibility
+        guard measure(camera: camera, with: visibility, level: { [selector] n in selector.nearestUsable(n, to: level) }) else { return false }
         for n in 0..<selector.nodeCount { visibleArea[n] = 0 }
         for (k, p) in visiblePairs.enumerated() { visibleArea[p.node] = blockArea[k] }
         visibilityMeasurements += 1
@@ -339,20 +343,26 @@ public final class LODSplatScene: PlacedModelScene {
     /// leaf at its wanted level, each leaf's area raised to the larger of the two. The measuring
     /// level (a quarter of the budget) draws the leaves in front in blobs that spill over what
     /// lies behind, and a leaf chosen fine shows more than its coarse blobs said; measured in
-    /// its chosen splats it gets its due (playbot, 31k and 125k: +0.03 to +0.4 dB in every cell).
+    /// its chosen splats it gets its due. At 1/4 of the frame's resolution, not 1/8: the fine
+    /// selection's small splats want the finer image (at 1/8 the far 250k playbot views lost up to
+    /// 0.45 dB; at 1/4 every playbot and room cell gains or holds, Docs/ScenesAndWalls.md).
     /// Costs a measurement of the whole selection (~the budget's splats), so it waits for a view
     /// held still instead of running on every move. False when a wanted level is not in memory.
     private func refineVisibility(camera: Camera) -> Bool {
-        guard measure(camera: camera, level: { [selector] n in selector.wanted[n] >= 0 ? selector.wanted[n] : nil }) else { return false }
+        let visibility = stillVisibility ?? SplatVisibility(scale: Self.stillVisibilityScale, threads: renderThreads)
+        stillVisibility = visibility
+        guard measure(camera: camera, with: visibility, level: { [selector] n in selector.wanted[n] >= 0 ? selector.wanted[n] : nil }) else {
+            return false
+        }
         for (k, p) in visiblePairs.enumerated() { visibleArea[p.node] = max(visibleArea[p.node], blockArea[k]) }
         visibilityRefinements += 1
         return true
     }
 
-    /// Measures the visible area of every leaf drawn at `level(n)` (nil: left out) into
-    /// `blockArea`, one entry per `visiblePairs` entry. Frame-exact: decodes the chunks first;
+    /// Measures with `visibility` the visible area of every leaf drawn at `level(n)` (nil: left
+    /// out) into `blockArea`, one entry per `visiblePairs` entry. Frame-exact: decodes the chunks first;
     /// realtime: false while one of them is not in memory.
-    private func measure(camera: Camera, level: (Int) -> Int?) -> Bool {
+    private func measure(camera: Camera, with visibility: SplatVisibility, level: (Int) -> Int?) -> Bool {
         visiblePairs.removeAll(keepingCapacity: true)
         for n in 0..<selector.nodeCount {
             guard let l = level(n) else { continue }
@@ -364,8 +374,6 @@ public final class LODSplatScene: PlacedModelScene {
         store.blocks(visiblePairs[...], into: &visibleBlocks)
         // A level that failed to load since the choice was made, or one still streaming in.
         guard visibleBlocks.count == visiblePairs.count else { visibleBlocks.removeAll(keepingCapacity: true); return false }
-        let visibility = self.visibility ?? SplatVisibility(scale: 8, threads: renderThreads)
-        self.visibility = visibility
         visibility.measure(visibleBlocks, camera: camera, into: &blockArea)
         visibleBlocks.removeAll(keepingCapacity: true)
         return true
