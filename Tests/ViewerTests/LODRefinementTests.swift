@@ -12,18 +12,6 @@ import TestSupport
 struct LODRefinementTests {
     static let screen = ScreenGeometry(width: 0.6, height: 0.34)
 
-    /// `LODVisibilityTests`' two walls (the back one 3 m behind the front one), as a PLY.
-    static func walls() throws -> String {
-        var cloud = SplatCloud(shDegree: 0)
-        LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.9, 0.4, 0.1))
-        LODVisibilityTests.wall(into: &cloud, z: -3, colour: Vec3(0.1, 0.4, 0.9))
-        let dir = TestData.temporaryDirectory("lodrefinement")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let ply = dir.appendingPathComponent("walls.ply").path
-        try GaussianPLYWriter.write(cloud, to: ply)
-        return ply
-    }
-
     /// 320×180, 2.5 m in front of the walls, looking straight at them from x.
     static func camera(x: Float) -> Camera {
         Camera(width: 320, height: 180, view: Matrix4.lookAt(eye: Vec3(x, 0, 2.5), target: Vec3(x, 0, 0), up: Vec3(0, 1, 0)),
@@ -40,7 +28,7 @@ struct LODRefinementTests {
     /// Frame-exact (render, bench, export): the first frame and a frame whose camera is the last
     /// one's get the second measurement, once per measurement; a moving eye never does.
     @Test func frameExactFramesRefineAViewHeldStillOnce() throws {
-        let scene = try Self.frameExactScene(try Self.walls(), budget: 9000)
+        let scene = try Self.frameExactScene(try LODVisibilityTests.twoWalls(), budget: 9000)
         let fb = Framebuffer(width: 320, height: 180)
         let context = RenderContext(threads: 2)
         _ = scene.render(camera: Self.camera(x: 0), into: fb, context: context)
@@ -55,7 +43,7 @@ struct LODRefinementTests {
                 "\(scene.visibilityMeasurements) measurements, \(scene.visibilityRefinements) refinements")
         #expect(scene.primitiveCount <= 9000)
         // Still a function of the eye path alone: a second scene on the same path draws the same.
-        let again = try Self.frameExactScene(try Self.walls(), budget: 9000)
+        let again = try Self.frameExactScene(try LODVisibilityTests.twoWalls(), budget: 9000)
         let fb2 = Framebuffer(width: 320, height: 180)
         for x in [0, 0.1, 0.2, 0.3, 0.4, 0.4, 0.4] as [Float] { _ = again.render(camera: Self.camera(x: x), into: fb2, context: context) }
         #expect(fb2.image() == fb.image() && again.wantedLevels == scene.wantedLevels)
@@ -67,7 +55,7 @@ struct LODRefinementTests {
         var o = SceneLoader.ModelOptions()
         o.videoPlayback = .realtime
         o.lod.budget = 9000; o.lod.budgetNamed = true
-        let loader = try SceneLoader(path: try Self.walls(), options: o)
+        let loader = try SceneLoader(path: try LODVisibilityTests.twoWalls(), options: o)
         let job = try #require(loader.levelOfDetailJob(screen: Self.screen))
         let scene = try #require(try job.run(cancelled: nil, progress: nil).scene as? LODSplatScene)
         scene.ownCoordinates = true  // the cameras below are in the walls' own frame

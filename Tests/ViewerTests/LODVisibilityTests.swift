@@ -21,6 +21,19 @@ struct LODVisibilityTests {
         }
     }
 
+    /// Two walls (orange at z = 0, blue 3 m behind it, so the tree splits them first), written as
+    /// a PLY in a fresh temporary folder; returns its path.
+    static func twoWalls() throws -> String {
+        var cloud = SplatCloud(shDegree: 0)
+        wall(into: &cloud, z: 0, colour: Vec3(0.9, 0.4, 0.1))
+        wall(into: &cloud, z: -3, colour: Vec3(0.1, 0.4, 0.9))
+        let dir = TestData.temporaryDirectory("lodvisibility")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let ply = dir.appendingPathComponent("walls.ply").path
+        try GaussianPLYWriter.write(cloud, to: ply)
+        return ply
+    }
+
     /// 16 leaves of a wall seen face on from 3 m, in memory.
     static func wallSelector() throws -> (LODSelector, Camera) {
         var cloud = SplatCloud(shDegree: 0)
@@ -102,13 +115,7 @@ struct LODVisibilityTests {
 
     @Test func aWallHiddenBehindAnotherTakesOnlyWhatTheFrontCannotUse() throws {
         // Two walls 3 m apart (so the tree splits them first), seen face on: the back one wholly hidden.
-        var cloud = SplatCloud(shDegree: 0)
-        Self.wall(into: &cloud, z: 0, colour: Vec3(0.9, 0.4, 0.1))
-        Self.wall(into: &cloud, z: -3, colour: Vec3(0.1, 0.4, 0.9))
-        let dir = TestData.temporaryDirectory("lodvisibility")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let ply = dir.appendingPathComponent("walls.ply").path
-        try GaussianPLYWriter.write(cloud, to: ply)
+        let ply = try Self.twoWalls()
         var o = SceneLoader.ModelOptions()
         o.videoPlayback = .frameExact
         o.lod.budget = 9000; o.lod.budgetNamed = true

@@ -106,8 +106,8 @@ public final class LODSplatScene: PlacedModelScene {
     /// What measures the visible area — every move at 1/8 of the frame's resolution, a view
     /// held still at 1/4 (`refineVisibility`) — each made on its first use, on as many threads
     /// as the frame renders with (`renderThreads`; the areas do not depend on them).
-    private var visibility: SplatVisibility?, stillVisibility: SplatVisibility?
-    static let visibilityScale = 8, stillVisibilityScale = 4
+    private lazy var visibility = SplatVisibility(scale: 8, threads: renderThreads)
+    private lazy var stillVisibility = SplatVisibility(scale: 4, threads: renderThreads)
     private var renderThreads = 1
     /// Visible area per leaf (camera pixels²), measured when the budget binds, its age in frames
     /// (window), and scratch.
@@ -330,8 +330,6 @@ public final class LODSplatScene: PlacedModelScene {
     private func measureVisibility(camera: Camera) -> Bool {
         measuredBudget = options.budget ?? 0
         let level = visibilityLevel(budget: options.budget ?? 0)
-        let visibility = self.visibility ?? SplatVisibility(scale: Self.visibilityScale, threads: renderThreads)
-        self.visibility = visibility
         guard measure(camera: camera, with: visibility, level: { [selector] n in selector.nearestUsable(n, to: level) }) else { return false }
         for n in 0..<selector.nodeCount { visibleArea[n] = 0 }
         for (k, p) in visiblePairs.enumerated() { visibleArea[p.node] = blockArea[k] }
@@ -349,9 +347,7 @@ public final class LODSplatScene: PlacedModelScene {
     /// Costs a measurement of the whole selection (~the budget's splats), so it waits for a view
     /// held still instead of running on every move. False when a wanted level is not in memory.
     private func refineVisibility(camera: Camera) -> Bool {
-        let visibility = stillVisibility ?? SplatVisibility(scale: Self.stillVisibilityScale, threads: renderThreads)
-        stillVisibility = visibility
-        guard measure(camera: camera, with: visibility, level: { [selector] n in selector.wanted[n] >= 0 ? selector.wanted[n] : nil }) else {
+        guard measure(camera: camera, with: stillVisibility, level: { [selector] n in selector.wanted[n] >= 0 ? selector.wanted[n] : nil }) else {
             return false
         }
         for (k, p) in visiblePairs.enumerated() { visibleArea[p.node] = max(visibleArea[p.node], blockArea[k]) }
