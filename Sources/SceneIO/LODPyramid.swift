@@ -13,7 +13,12 @@ public struct LODPyramid: Sendable {
     public struct Leaf: Sendable, Equatable {
         public var bounds: Bounds
         public var ranges: [Range<Int>]
-        public init(bounds: Bounds, ranges: [Range<Int>]) { self.bounds = bounds; self.ranges = ranges }
+        /// What each level loses against the finest, at each on-screen size (`LevelErrorTable`);
+        /// nil when not measured.
+        public var levelErrors: LevelErrorTable?
+        public init(bounds: Bounds, ranges: [Range<Int>], levelErrors: LevelErrorTable? = nil) {
+            self.bounds = bounds; self.ranges = ranges; self.levelErrors = levelErrors
+        }
     }
 
     /// The tree over the leaves (indices into `leaves`).

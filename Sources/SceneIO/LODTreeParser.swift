@@ -43,7 +43,16 @@ struct LODTreeParser {
                 let count = try e.required("count", "a splat count").integer(in: 0...limits.maxSplats, "a splat count 0…\(limits.maxSplats)")
                 ranges[level] = StreamedSOG.Range(chunk: f, offset: offset, count: count)
             }
-            leaves.append(StreamedSOG.Node(bounds: Bounds(min: lo, max: hi), levels: ranges))
+            var table: LevelErrorTable?
+            if let e = try v.optional("levelErrors") {
+                let want = LevelErrorTable.sizes.count * levels
+                let expected = "\(want) numbers ≥ 0 (\(LevelErrorTable.sizes.count) sizes × \(levels) levels)"
+                let items = try e.array(count: want...want, expected)
+                let values = try items.map { Float(try $0.number(in: 0...1e30, "a number ≥ 0")) }
+                guard let t = LevelErrorTable(values: values, levels: levels) else { throw e.fail(expected, found: "other numbers") }
+                table = t
+            }
+            leaves.append(StreamedSOG.Node(bounds: Bounds(min: lo, max: hi), levels: ranges, levelErrors: table))
         case (nil, let children?):
             for child in try children.array("an array of nodes") { try walk(child, depth: depth + 1, into: &leaves) }
         case (nil, nil):

@@ -36,7 +36,7 @@ extension StreamedSOG {
                     let p = layout.place[i][l]
                     return leaf.ranges[l].isEmpty || p.file < 0 ? nil : Range(chunk: p.file, offset: p.offset, count: leaf.ranges[l].count)
                 }
-                nodes.append(Node(bounds: leaf.bounds, levels: ranges))
+                nodes.append(Node(bounds: leaf.bounds, levels: ranges, levelErrors: leaf.levelErrors))
             case .split(let a, let b):
                 walk(a); walk(b)
             }

@@ -57,6 +57,9 @@ public struct StreamedSOG: Sendable {
         public var bounds: Bounds
         /// Index = level (0 finest); nil where the file gives no entry for that level.
         public var levels: [Range?]
+        /// What each level loses against the finest (`levelErrors`, SplatFrame's writer), nil when
+        /// the file does not say.
+        public var levelErrors: LevelErrorTable? = nil
         /// Splats at `level` (0 when the level is absent).
         public func count(level: Int) -> Int { level >= 0 && level < levels.count ? levels[level]?.count ?? 0 : 0 }
     }

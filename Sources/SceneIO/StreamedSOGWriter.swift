@@ -3,7 +3,8 @@
 // chunk folders `L_I/meta.json` (level L, I-th file of that level), each holding whole leaf ranges
 // one after another; `lod-meta.json` = {version 1, asset, count, counts, fitBounds, lodLevels,
 // filenames, tree} (fitBounds, ours: the finest level's `RobustBounds`, so a viewer fits the tree as
-// it fits the whole capture), inner nodes {bound, children}, leaves {bound, lods: {"L": {file, offset, count}}}.
+// it fits the whole capture), inner nodes {bound, children}, leaves {bound, lods: {"L": {file, offset, count}},
+// levelErrors (ours, when measured: `LevelErrorTable`, 4 significant digits)}.
 //
 // Chunking: a level's leaves go into its current file in tree order until the next range would
 // take it over `chunkSplats`; one leaf range is never split. The default (65,536) keeps every
@@ -91,7 +92,11 @@ public enum StreamedSOGWriter {
                 for (l, r) in leaf.ranges.enumerated() where !r.isEmpty && place[i][l].file >= 0 {
                     lods.append("\"\(l)\":{\"file\":\(place[i][l].file),\"offset\":\(place[i][l].offset),\"count\":\(r.count)}")
                 }
-                return ("{\"bound\":\(bound(leaf.bounds)),\"lods\":{\(lods.joined(separator: ","))}}", leaf.bounds)
+                var errors = ""
+                if let t = leaf.levelErrors, t.levels == p.levels.count {
+                    errors = ",\"levelErrors\":[" + t.values.map { String(format: "%.4g", Double($0)) }.joined(separator: ",") + "]"
+                }
+                return ("{\"bound\":\(bound(leaf.bounds)),\"lods\":{\(lods.joined(separator: ","))}\(errors)}", leaf.bounds)
             case .split(let a, let b):
                 let (ta, ba) = node(a), (tb, bb) = node(b)
                 let u = ba.including(bb.min).including(bb.max)

@@ -11,6 +11,8 @@
 //      merged splat standing for at most 1.25 × 2^l splats of the capture (`mergeToHalf`). The
 //      cost is scale-free (Runnalls' bound on the merge's Kullback–Leibler divergence) plus the
 //      colour and size differences. `levels` levels in all (a leaf of one splat repeats it).
+//   4. What each level of a leaf loses against its finest, in small pictures of the leaf
+//      (`LevelErrors`): the selector spends a budget by it (`LODPyramid.Leaf.levelErrors`).
 // Leaves are independent: `ParallelLoop` builds them on every core, each worker claiming the next.
 // Memory: the pyramid is about twice the cloud (½ + ¼ + … more), plus one leaf's work per core.
 import Foundation
@@ -65,7 +67,7 @@ public enum LODBuilder {
         if cloud.count == 0 { leafSpans = [0..<0] }
 
         // 2–3. Each leaf's levels, in parallel.
-        let results = Locked([([SplatCloud], Bounds)?](repeating: nil, count: leafSpans.count))
+        let results = Locked([([SplatCloud], Bounds, LevelErrorTable?)?](repeating: nil, count: leafSpans.count))
         let spans = leafSpans, leafOrder = order
         // The leaves never throw: only `cancelled` can stop the loop early.
         try? ParallelLoop.run(count: spans.count, threads: options.threads, cancelled: cancelled, progress: progress) { i in
@@ -77,7 +79,7 @@ public enum LODBuilder {
         var built = results.withLock { r in defer { r = [] }; return r }
         guard built.allSatisfy({ $0 != nil }) else { throw .cancelled }
         var clouds = built.map { $0!.0 }
-        let boxes = built.map { $0!.1 }
+        let boxes = built.map { $0!.1 }, errors = built.map { $0!.2 }
         built = []
         var out = [SplatCloud](repeating: SplatCloud(shDegree: cloud.shDegree), count: levels)
         var ranges = [[Range<Int>]](repeating: [], count: clouds.count)
@@ -91,7 +93,8 @@ public enum LODBuilder {
             }
             FreedMemory.handBack()
         }
-        let leaves = clouds.indices.map { LODPyramid.Leaf(bounds: boxes[$0], ranges: ranges[$0]) }
+        let leaves = clouds.indices.map { LODPyramid.Leaf(bounds: boxes[$0], ranges: ranges[$0], levelErrors: errors[$0]) }
+
         return LODPyramid(levels: out, leaves: leaves, tree: tree)
     }
 
@@ -106,8 +109,9 @@ public enum LODBuilder {
         return splats * (perSplat * 5 + 16) + (256 << 20)
     }
 
-    /// One leaf's levels (level 0 in Morton order) and its box (centres ± 3σ of the largest axis).
-    static func buildLeaf(_ cloud: SplatCloud, _ members: [Int], levels: Int) -> ([SplatCloud], Bounds) {
+    /// One leaf's levels (level 0 in Morton order), its box (centres ± 3σ of the largest axis) and
+    /// what each level loses against the finest (`LevelErrors`).
+    static func buildLeaf(_ cloud: SplatCloud, _ members: [Int], levels: Int) -> ([SplatCloud], Bounds, LevelErrorTable?) {
         var bounds = Bounds.empty
         for i in members {
             let p = cloud.positions[i], s = cloud.scales[i]
@@ -116,6 +120,8 @@ public enum LODBuilder {
         }
         var current = mortonSorted(members.map { GaussianMoments(cloud, $0) })
         var clouds: [SplatCloud] = []
+        var kept: [[GaussianMoments]] = []   // each level, for measuring what it loses
+        kept.reserveCapacity(levels)
         for l in 0..<levels {
             if l > 0 {
                 var next: [GaussianMoments] = []
@@ -123,12 +129,13 @@ public enum LODBuilder {
                 current.mergeToHalf(level: l, into: &next)
                 current = mortonSorted(next)
             }
+            kept.append(current)
             var c = SplatCloud(shDegree: cloud.shDegree)
             c.reserveCapacity(current.count)
             for g in current { g.append(to: &c) }
             clouds.append(c)
         }
-        return (clouds, bounds)
+        return (clouds, bounds, LevelErrors.table(kept, box: bounds))
     }
 
     /// `splats` in Morton order of their means over their own box (`MortonOrder`).

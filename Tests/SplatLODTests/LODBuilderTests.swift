@@ -165,6 +165,11 @@ struct LODBuilderTests {
         // The finest level, read as one cloud, is the capture (within SOG's quantisation).
         let finest = try #require({ if case .splats(let s) = try SceneFile.load(path: dir.appendingPathComponent("lod-meta.json").path) { return s }; return nil }())
         #expect(finest.count == 6000 && finest.shDegree == 2)
+        // Every leaf says what its levels lose, and the file keeps it (4 significant digits).
+        for (i, node) in sog.nodes.enumerated() {
+            let built = try #require(p.leaves[i].levelErrors), read = try #require(node.levelErrors)
+            #expect(read.levels == 4 && zip(built.values, read.values).allSatisfy { abs($0 - $1) <= 1e-3 * max($0, 1e-30) })
+        }
         // Leaf boxes hold their splats' centres.
         for (i, node) in sog.nodes.enumerated() {
             let r = p.leaves[i].ranges[0]

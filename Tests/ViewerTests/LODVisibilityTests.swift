@@ -48,6 +48,7 @@ struct LODVisibilityTests {
 
     @Test func splatsGoWhereTheEyeSeesThem() throws {
         let (selector, camera) = try Self.wallSelector()
+        selector.spendsByLevelErrors = false   // the spacing rule (level errors: LODLevelErrorTests)
         let leaves = selector.nodeCount
         #expect(leaves == 16, "\(leaves) leaves")
         // Leaf 0 shows four times the area of the others, leaf 1 nothing (hidden).
@@ -85,6 +86,7 @@ struct LODVisibilityTests {
                             projection: Matrix4.perspective(fovY: 0.8, aspect: 16 / 9, near: 0.01, far: 100))
         let heap = LODSelector(sog), scan = LODSelector(sog)
         scan.fillsByScanning = true
+        heap.spendsByLevelErrors = false; scan.spendsByLevelErrors = false
         #expect(heap.nodeCount == 128)
         var random = SeededRandom(seed: 5)
         for trial in 0..<40 {

@@ -35,6 +35,17 @@ import SceneIO
 ///   an error V·p² per leaf under the budget. A leaf in view with nothing visible takes its
 ///   coarsest level. It applies only when the budget binds: below it every leaf keeps the
 ///   (finer, conservative) box rule.
+/// - Level errors (a tree whose every leaf says what each of its levels loses against its
+///   finest, `LevelErrorTable`: ours does, splat-transform's does not), with visible areas and
+///   a binding budget: the spacing rule treats a smooth leaf and a detailed one alike, so
+///   instead the budget goes to what loses most. Leaf n at level ℓ costs
+///   E(n,ℓ) = V(n) · e(n,ℓ, S(n)) — its visible pixels times the error per pixel of that level
+///   when its box's diagonal spans S(n) = diagonal · f/d pixels — and the choice minimises
+///   ΣE under the budget: each leaf takes the level of least E + λ·splats, λ ≥ 0 the smallest
+///   whose total fits (bisection), and what is left of the budget goes, one level at a time, to
+///   the refinement that saves the most error per splat (`chooseByLevelErrors`). On the
+///   playbot at 31,000 splats +0.2 dB front and side, at 125,000 +0.4 to +0.5; the 1M room
+///   +0.1 to +0.5 (Docs/ScenesAndWalls.md).
 /// - A forced level (`--lod N`) overrides all of this: every leaf wants N (or the usable level
 ///   nearest to it), whatever the budget.
 /// Levels without a usable range (absent from the file, or their chunk missing or failed) are
@@ -61,6 +72,18 @@ public final class LODSelector {
     /// Pixels between neighbouring splats a leaf's level should not exceed.
     public var pixelThreshold: Float = 1
 
+    /// Per leaf: what its levels lose (nil unless every leaf's table came with the file), its
+    /// box's diagonal (model units), and this frame's E(n,ℓ) at `n * levelCount + ℓ` (NaN:
+    /// unusable).
+    private let levelErrors: [LevelErrorTable]?
+    private let diagonal: [Float]
+    private var errorNow: [Float]
+    /// Whether a binding budget with measured visible areas is spent by the leaves' level errors
+    /// when the tree has them (else by the spacing rule; tests of that rule turn this off).
+    public var spendsByLevelErrors = true
+    /// Whether the tree says what its levels lose (`LevelErrorTable`).
+    public var hasLevelErrors: Bool { levelErrors != nil }
+
     /// Sets up the per-leaf tables from the file's metadata. `usableChunk[c]` false marks chunk
     /// `c` as unusable (missing): its ranges are never chosen.
     public init(_ sog: StreamedSOG) {
@@ -81,6 +104,11 @@ public final class LODSelector {
             }
         }
         counts = c; spacing = s
+        let levels = sog.levelCount
+        let tables = sog.nodes.compactMap { $0.levelErrors?.levels == levels ? $0.levelErrors : nil }
+        levelErrors = tables.count == nodeCount && nodeCount > 0 ? tables : nil
+        diagonal = sog.nodes.map(\.bounds.size.length)
+        errorNow = [Float](repeating: 0, count: nodeCount * levelCount)
         pixelsPerUnit = [Float](repeating: 0, count: nodeCount)
         inView = [Bool](repeating: true, count: nodeCount)
         visible = [Float](repeating: -1, count: nodeCount)
@@ -163,6 +191,10 @@ public final class LODSelector {
         if let budget, total > budget {
             if let visibleArea {
                 for n in 0..<nodeCount where inView[n] { visible[n] = max(0, visibleArea[n]) }
+                if spendsByLevelErrors, levelErrors != nil {
+                    chooseByLevelErrors(budget: budget)
+                    return
+                }
                 tabulateScreenSpacings()
             }
             // Smallest threshold whose selection fits: total(t) falls as t grows.
@@ -247,6 +279,69 @@ public final class LODSelector {
         if v < 0 { return spacing[n * levelCount + l] * pixelsPerUnit[n] }
         let c = counts[n * levelCount + l]
         return v > 0 && c > 0 ? (v / Float(c)).squareRoot() : 0
+    }
+
+    /// The choice by level errors (see the type's documentation): E(n,ℓ) tabulated for this
+    /// frame; each in-view leaf with something visible takes the level of least E + λ·splats
+    /// (ties: the coarser), λ the smallest that fits (bisection on log λ; λ = 0 takes the finest);
+    /// then, while a refinement fits, the one that saves the most error per added splat (ties:
+    /// lower leaf). Other leaves take their coarsest level.
+    private func chooseByLevelErrors(budget: Int) {
+        effectiveThreshold = .infinity
+        for n in 0..<nodeCount {
+            let row = n * levelCount
+            let size = diagonal[n] * pixelsPerUnit[n]
+            for l in 0..<levelCount {
+                errorNow[row + l] = usable(n, l) ? visible[n] * levelErrors![n].perPixel(level: l, size: size) : .nan
+            }
+        }
+        guard pickByLevelErrors(lambda: 0) > budget else { return }
+        // Bracket λ (E is a few × V at most, so a large enough λ takes every leaf's coarsest),
+        // then bisect on log λ.
+        var hi: Float = 1e-9
+        while pickByLevelErrors(lambda: hi) > budget && hi < 1e30 { hi *= 16 }
+        var lo = hi / 16
+        for _ in 0..<24 {
+            let mid = (lo * hi).squareRoot()
+            if pickByLevelErrors(lambda: mid) > budget { lo = mid } else { hi = mid }
+        }
+        var total = pickByLevelErrors(lambda: hi)
+        // Fill: the best saving per splat among refinements that still fit.
+        while true {
+            var bestLeaf = -1, bestLevel = -1
+            var bestGain: Float = 0
+            for n in 0..<nodeCount where inView[n] && visible[n] > 0 {
+                guard let finer = next(n, from: wanted[n], -1) else { continue }
+                let added = count(n, finer) - count(n, wanted[n])
+                guard total + added <= budget else { continue }
+                let saved = errorNow[n * levelCount + wanted[n]] - errorNow[n * levelCount + finer]
+                let gain = saved / Float(max(added, 1))
+                if gain > bestGain { bestGain = gain; bestLeaf = n; bestLevel = finer }
+            }
+            guard bestLeaf >= 0 else { break }
+            total += count(bestLeaf, bestLevel) - count(bestLeaf, wanted[bestLeaf])
+            wanted[bestLeaf] = bestLevel
+        }
+    }
+
+    /// Each leaf's level of least E + `lambda`·splats into `wanted` (in-view leaves with something
+    /// visible; the rest their coarsest); returns the total.
+    private func pickByLevelErrors(lambda: Float) -> Int {
+        var total = 0
+        for n in 0..<nodeCount {
+            var best = coarsestUsable[n]
+            if inView[n] && visible[n] > 0 {
+                let row = n * levelCount
+                var least = Float.infinity
+                for l in stride(from: levelCount - 1, through: 0, by: -1) where counts[row + l] >= 0 {
+                    let score = errorNow[row + l] + lambda * Float(counts[row + l])
+                    if score < least { least = score; best = l }
+                }
+            }
+            wanted[n] = best
+            total += max(0, count(n, best))
+        }
+        return total
     }
 
     /// Spends what the threshold's selection left of `budget` (`total` taken): repeatedly
