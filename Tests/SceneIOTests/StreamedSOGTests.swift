@@ -136,21 +136,22 @@ struct PlaybotStreamedSOGTests {
         let t = try Self.parse(Self.meta(levels: "2", tree: tree))
         #expect(t.nodes.count == 2 && t.nodes[0].levels[1] == nil && t.nodes[1].levels[0] == nil)
         #expect(t.nodes[1].levels[1] == StreamedSOG.Range(chunk: 0, offset: 0, count: 3))
-        // SplatFrame's level errors: 4 sizes × lodLevels numbers per leaf; absent elsewhere.
+        // SplatFrame's level errors: 5 sizes × lodLevels numbers per leaf; absent elsewhere.
         #expect(t.nodes[0].levelErrors == nil)
-        let measured = #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":10}},"levelErrors":[0,0,0,0]}"#
-        #expect(try Self.parse(Self.meta(tree: measured)).nodes[0].levelErrors == LevelErrorTable(values: [0, 0, 0, 0], levels: 1))
+        let measured = #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":10}},"levelErrors":[0,0,0,0,0]}"#
+        #expect(try Self.parse(Self.meta(tree: measured)).nodes[0].levelErrors == LevelErrorTable(values: [0, 0, 0, 0, 0], levels: 1))
     }
 
     @Test func levelErrorTablesCheckTheirNumbersAndInterpolateInLogSize() throws {
-        #expect(LevelErrorTable(values: [0, 1, 0, 1, 0, 1], levels: 2) == nil, "3 rows, not 4")
-        #expect(LevelErrorTable(values: [0, 1, 0, -1, 0, 1, 0, 1], levels: 2) == nil)
-        #expect(LevelErrorTable(values: [0, 1, 0, .nan, 0, 1, 0, 1], levels: 2) == nil)
-        // Level 1: 0.8 at 12 px, 0.4 at 24, 0.2 at 48, 0.1 at 96.
-        let t = try #require(LevelErrorTable(values: [0, 0.8, 0, 0.4, 0, 0.2, 0, 0.1], levels: 2))
-        #expect(t.perPixel(level: 1, size: 24) == 0.4 && t.perPixel(level: 1, size: 96) == 0.1)
+        #expect(LevelErrorTable.sizes == [12, 24, 48, 96, 192])
+        #expect(LevelErrorTable(values: [0, 1, 0, 1, 0, 1, 0, 1], levels: 2) == nil, "4 rows, not 5")
+        #expect(LevelErrorTable(values: [0, 1, 0, -1, 0, 1, 0, 1, 0, 1], levels: 2) == nil)
+        #expect(LevelErrorTable(values: [0, 1, 0, .nan, 0, 1, 0, 1, 0, 1], levels: 2) == nil)
+        // Level 1: 0.8 at 12 px, 0.4 at 24, 0.2 at 48, 0.1 at 96, 0.05 at 192.
+        let t = try #require(LevelErrorTable(values: [0, 0.8, 0, 0.4, 0, 0.2, 0, 0.1, 0, 0.05], levels: 2))
+        #expect(t.perPixel(level: 1, size: 24) == 0.4 && t.perPixel(level: 1, size: 192) == 0.05)
         #expect(abs(t.perPixel(level: 1, size: 24 * Float(2).squareRoot()) - 0.3) < 1e-5, "halfway in log size")
-        #expect(t.perPixel(level: 1, size: 3) == 0.8 && t.perPixel(level: 1, size: 500) == 0.1, "the nearest row beyond")
+        #expect(t.perPixel(level: 1, size: 3) == 0.8 && t.perPixel(level: 1, size: 900) == 0.05, "the nearest row beyond")
         #expect(t.perPixel(level: 0, size: 30) == 0 && t.perPixel(level: 5, size: 30) == 0)
     }
 
@@ -186,8 +187,8 @@ struct PlaybotStreamedSOGTests {
         (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":1e20}}}"#), "tree.lods.0.count"),
         (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0}}}"#), "tree.lods.0.count"),
         (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":1}},"levelErrors":[0,0,0]}"#), "tree.levelErrors"),
-        (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":1}},"levelErrors":[0,0,-1,0]}"#), "tree.levelErrors[2]"),
-        (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":1}},"levelErrors":[0,0,"x",0]}"#), "tree.levelErrors[2]"),
+        (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":1}},"levelErrors":[0,0,-1,0,0]}"#), "tree.levelErrors[2]"),
+        (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":1}},"levelErrors":[0,0,"x",0,0]}"#), "tree.levelErrors[2]"),
         (meta(tree: #"{"bound":{"min":[0,0,0],"max":[1,1,1]},"lods":{"0":{"file":0,"count":1}},"levelErrors":{}}"#), "tree.levelErrors"),
         (meta(extra: #","environment":5"#), "environment"),
     ])

@@ -37,11 +37,32 @@ struct LevelErrorsTests {
         #expect(abs(colour / coverage - Double(0.5 + 0.2 * 0.28209479)) < 1e-3)
     }
 
+    @Test("pictures eight pixels at a time are pictures one pixel at a time")
+    func pictureMatchesItsReference() {
+        var random = SeededRandom(seed: 3)
+        func uniform() -> Double { Double(random.next() % 10_000) / 10_000 }
+        var splats: [GaussianMoments] = []
+        for _ in 0..<300 {
+            splats.append(Self.splat(at: SIMD3(uniform() * 0.4 - 0.2, uniform() * 0.4 - 0.2, uniform() * 0.4 - 0.2),
+                                     sx: 0.002 + uniform() * 0.05, sy: 0.002 + uniform() * 0.03, alpha: uniform(), grey: Float(uniform()) - 0.5))
+        }
+        for j in [0, 12, 24, 36] {
+            let seen = LevelErrors.Projection(splats, direction: j, centre: SIMD3(0.01, -0.02, 0))
+            for (pixel, size) in [(Float(0.05), 12), (0.01, 48), (0.004, 96), (0.004, 13)] {
+                let fast = LevelErrors.picture(seen, pixel: pixel, size: size), slow = LevelErrors.pictureByPixel(seen, pixel: pixel, size: size)
+                var worst: Float = 0
+                for (f, r) in zip(fast, slow) { let d = f - r; worst = max(worst, (d * d).max().squareRoot()) }
+                #expect(worst < 1e-6, "direction \(j), \(size) px: \(worst)")
+            }
+        }
+    }
+
     @Test("the fast exponential is within 0.1 % wherever pictures use it")
     func fastExponential() {
         for k in 0...555 {
             let x = -Float(k) / 100
             #expect(abs(LevelErrors.fastExp(x) / exp(x) - 1) < 1e-3, "x = \(x)")
+            #expect(abs(LevelErrors.fastExp(SIMD8(repeating: x))[5] / exp(x) - 1) < 1e-3, "x = \(x), eight at a time")
         }
     }
 

@@ -44,8 +44,8 @@ import SceneIO
 ///   ΣE under the budget: each leaf takes the level of least E + λ·splats, λ ≥ 0 the smallest
 ///   whose total fits (bisection), and what is left of the budget goes, one level at a time, to
 ///   the refinement that saves the most error per splat (`chooseByLevelErrors`). On the
-///   playbot at 31,000 splats +0.2 dB front and side, at 125,000 +0.4 to +0.5; the 1M room
-///   +0.1 to +0.5 (Docs/ScenesAndWalls.md).
+///   playbot at 31,000 splats +0.3 dB front and side (close −0.1), at 125,000 +0.5 to +0.7;
+///   the 1M room +0.05 to +0.5, the 4M room −0.14 to +0.17 (Docs/ScenesAndWalls.md).
 /// - A forced level (`--lod N`) overrides all of this: every leaf wants N (or the usable level
 ///   nearest to it), whatever the budget.
 /// Levels without a usable range (absent from the file, or their chunk missing or failed) are
@@ -109,6 +109,7 @@ public final class LODSelector {
         levelErrors = tables.count == nodeCount && nodeCount > 0 ? tables : nil
         diagonal = sog.nodes.map(\.bounds.size.length)
         errorNow = [Float](repeating: 0, count: nodeCount * levelCount)
+        active = [Int32](repeating: 0, count: nodeCount)
         pixelsPerUnit = [Float](repeating: 0, count: nodeCount)
         inView = [Bool](repeating: true, count: nodeCount)
         visible = [Float](repeating: -1, count: nodeCount)
@@ -288,29 +289,41 @@ public final class LODSelector {
     /// lower leaf). Other leaves take their coarsest level.
     private func chooseByLevelErrors(budget: Int) {
         effectiveThreshold = .infinity
+        // Leaves in view with something visible choose; the rest take their coarsest.
+        activeCount = 0
+        var fixed = 0, largest: Float = 0
         for n in 0..<nodeCount {
+            guard inView[n] && visible[n] > 0, let table = levelErrors?[n] else {
+                wanted[n] = coarsestUsable[n]
+                fixed += max(0, count(n, wanted[n]))
+                continue
+            }
+            active[activeCount] = Int32(n); activeCount += 1
             let row = n * levelCount
-            let size = diagonal[n] * pixelsPerUnit[n]
+            let place = LevelErrorTable.place(diagonal[n] * pixelsPerUnit[n])
             for l in 0..<levelCount {
-                errorNow[row + l] = usable(n, l) ? visible[n] * levelErrors![n].perPixel(level: l, size: size) : .nan
+                let e = visible[n] * table.perPixel(level: l, at: place)
+                errorNow[row + l] = usable(n, l) ? e : .nan
+                if usable(n, l) { largest = max(largest, e) }
             }
         }
-        guard pickByLevelErrors(lambda: 0) > budget else { return }
-        // Bracket λ (E is a few × V at most, so a large enough λ takes every leaf's coarsest),
-        // then bisect on log λ.
-        var hi: Float = 1e-9
-        while pickByLevelErrors(lambda: hi) > budget && hi < 1e30 { hi *= 16 }
-        var lo = hi / 16
-        for _ in 0..<24 {
-            let mid = (lo * hi).squareRoot()
-            if pickByLevelErrors(lambda: mid) > budget { lo = mid } else { hi = mid }
+        guard pickByLevelErrors(lambda: 0) + fixed > budget else { return }
+        // λ above every E takes each leaf's coarsest (each finer level holds at least one splat
+        // more); bisect on log λ below it.
+        var hi = max(largest, 1e-20) * 2, lo = hi * 1e-12
+        if pickByLevelErrors(lambda: hi) + fixed <= budget {
+            for _ in 0..<22 {
+                let mid = (lo * hi).squareRoot()
+                if pickByLevelErrors(lambda: mid) + fixed > budget { lo = mid } else { hi = mid }
+            }
         }
-        var total = pickByLevelErrors(lambda: hi)
+        var total = pickByLevelErrors(lambda: hi) + fixed
         // Fill: the best saving per splat among refinements that still fit.
         while true {
             var bestLeaf = -1, bestLevel = -1
             var bestGain: Float = 0
-            for n in 0..<nodeCount where inView[n] && visible[n] > 0 {
+            for k in 0..<activeCount {
+                let n = Int(active[k])
                 guard let finer = next(n, from: wanted[n], -1) else { continue }
                 let added = count(n, finer) - count(n, wanted[n])
                 guard total + added <= budget else { continue }
@@ -324,22 +337,24 @@ public final class LODSelector {
         }
     }
 
-    /// Each leaf's level of least E + `lambda`·splats into `wanted` (in-view leaves with something
-    /// visible; the rest their coarsest); returns the total.
+    /// Leaves choosing by level errors this frame (`active[0..<activeCount]`).
+    private var active: [Int32]
+    private var activeCount = 0
+
+    /// Each choosing leaf's level of least E + `lambda`·splats (ties: the coarser) into `wanted`;
+    /// returns their total.
     private func pickByLevelErrors(lambda: Float) -> Int {
         var total = 0
-        for n in 0..<nodeCount {
+        for k in 0..<activeCount {
+            let n = Int(active[k]), row = n * levelCount
             var best = coarsestUsable[n]
-            if inView[n] && visible[n] > 0 {
-                let row = n * levelCount
-                var least = Float.infinity
-                for l in stride(from: levelCount - 1, through: 0, by: -1) where counts[row + l] >= 0 {
-                    let score = errorNow[row + l] + lambda * Float(counts[row + l])
-                    if score < least { least = score; best = l }
-                }
+            var least = Float.infinity
+            for l in stride(from: levelCount - 1, through: 0, by: -1) where counts[row + l] >= 0 {
+                let score = errorNow[row + l] + lambda * Float(counts[row + l])
+                if score < least { least = score; best = l }
             }
             wanted[n] = best
-            total += max(0, count(n, best))
+            total += max(0, counts[row + best])
         }
         return total
     }
