@@ -66,6 +66,22 @@ enum LevelErrors {
                 opacity.append(Float(g.opacity))
             }
         }
+
+        /// Splat `i` in a `size`² picture of `pixel` model units: its centre (pixels), the
+        /// pixels of its 3σ box, and the conic of its covariance with the 0.3 px² low-pass
+        /// (power = ia·dx² + ib·dx·dy + ic·dy²); nil when it is degenerate or outside.
+        func footprint(_ i: Int, pixel: Float, size n: Int)
+            -> (cx: Float, cy: Float, x0: Int, x1: Int, y0: Int, y1: Int, ia: Float, ib: Float, ic: Float)? {
+            let scale = 1 / pixel, area = scale * scale, half = Float(n) / 2
+            let a = xx[i] * area + 0.3, b = xy[i] * area, c = yy[i] * area + 0.3
+            let det = a * c - b * b
+            guard det > 1e-12 else { return nil }
+            let cx = x[i] * scale + half, cy = y[i] * scale + half
+            let rx = 3 * a.squareRoot(), ry = 3 * c.squareRoot()
+            guard cx + rx >= 0, cy + ry >= 0, cx - rx < Float(n), cy - ry < Float(n) else { return nil }
+            return (cx, cy, max(0, Int(cx - rx)), min(n - 1, Int(cx + rx)), max(0, Int(cy - ry)), min(n - 1, Int(cy + ry)),
+                    -0.5 * c / det, b / det, -0.5 * a / det)
+        }
     }
 
     /// `seen` drawn `size` × `size` pixels of `pixel` model units around the centre: per pixel
@@ -76,21 +92,14 @@ enum LevelErrors {
         let stride = n + 8   // rows padded so a run of eight starting in the row stays in it
         var planes = [Float](repeating: 0, count: 4 * stride * n)
         var transmittance = [Float](repeating: 1, count: stride * n)
-        let scale = 1 / pixel, area = scale * scale, half = Float(n) / 2
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         planes.withUnsafeMutableBufferPointer { planes in
             transmittance.withUnsafeMutableBufferPointer { tb in
                 let red = UnsafeMutableRawPointer(planes.baseAddress!), plane = stride * n * 4
                 let t = UnsafeMutableRawPointer(tb.baseAddress!)
                 for i in seen.x.indices {
-                    let a = seen.xx[i] * area + 0.3, b = seen.xy[i] * area, c = seen.yy[i] * area + 0.3
-                    let det = a * c - b * b
-                    guard det > 1e-12 else { continue }
-                    let cx = seen.x[i] * scale + half, cy = seen.y[i] * scale + half
-                    let rx = 3 * a.squareRoot(), ry = 3 * c.squareRoot()
-                    guard cx + rx >= 0, cy + ry >= 0, cx - rx < Float(n), cy - ry < Float(n) else { continue }
-                    let x0 = max(0, Int(cx - rx)), x1 = min(n - 1, Int(cx + rx)), y0 = max(0, Int(cy - ry)), y1 = min(n - 1, Int(cy + ry))
-                    let ia = -0.5 * c / det, ib = b / det, ic = -0.5 * a / det, opacity = seen.opacity[i], rgb = seen.rgb[i]
+                    guard let (cx, cy, x0, x1, y0, y1, ia, ib, ic) = seen.footprint(i, pixel: pixel, size: n) else { continue }
+                    let opacity = seen.opacity[i], rgb = seen.rgb[i]
                     let last = SIMD8<Float>(repeating: Float(x1 - x0))
                     for y in y0...y1 {
                         let dy = Float(y) + 0.5 - cy
@@ -133,16 +142,9 @@ enum LevelErrors {
     static func pictureByPixel(_ seen: Projection, pixel: Float, size n: Int) -> [SIMD4<Float>] {
         var image = [SIMD4<Float>](repeating: .zero, count: n * n)
         var transmittance = [Float](repeating: 1, count: n * n)
-        let scale = 1 / pixel, area = scale * scale, half = Float(n) / 2
         for i in seen.x.indices {
-            let a = seen.xx[i] * area + 0.3, b = seen.xy[i] * area, c = seen.yy[i] * area + 0.3
-            let det = a * c - b * b
-            guard det > 1e-12 else { continue }
-            let cx = seen.x[i] * scale + half, cy = seen.y[i] * scale + half
-            let rx = 3 * a.squareRoot(), ry = 3 * c.squareRoot()
-            guard cx + rx >= 0, cy + ry >= 0, cx - rx < Float(n), cy - ry < Float(n) else { continue }
-            let x0 = max(0, Int(cx - rx)), x1 = min(n - 1, Int(cx + rx)), y0 = max(0, Int(cy - ry)), y1 = min(n - 1, Int(cy + ry))
-            let ia = -0.5 * c / det, ib = b / det, ic = -0.5 * a / det, opacity = seen.opacity[i], rgb = seen.rgb[i]
+            guard let (cx, cy, x0, x1, y0, y1, ia, ib, ic) = seen.footprint(i, pixel: pixel, size: n) else { continue }
+            let opacity = seen.opacity[i], rgb = seen.rgb[i]
             for y in y0...y1 {
                 let dy = Float(y) + 0.5 - cy
                 let linear = ib * dy, constant = ic * dy * dy
