@@ -31,6 +31,10 @@ let cpuCheck: [CSetting] = []
 #endif
 let fast: [SwiftSetting] = simdFlags + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
 let fastAVX512: [SwiftSetting] = avx512Flags + [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+/// Optimised in debug builds too, for modules whose work the tests run at full size: unoptimised
+/// `SIMD8` code runs lane by lane through generic calls, and the level-of-detail builder's
+/// pictures (`LevelErrors`) then made the debug test run 2.5× longer.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "SplatFrame",
@@ -84,7 +88,7 @@ let package = Package(
         .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD", "SplatRenderAVX512"], swiftSettings: fast),
         .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         // Levels of detail built for any splat cloud (written as streamed SOG by SceneIO).
-        .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast),
+        .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast + optimisedInDebug),
         // Scenes posted online: one HTTPS file into a cache keyed by its URL (revalidated, resumable, bounded).
         .target(name: "Downloads", dependencies: ["CCurl", "RenderCore"]),
         // The importer child process's work (`splatframe import-model`): Assimp → SceneIO's ImportedModel.
