@@ -66,7 +66,8 @@ public final class LODSelector {
     /// Per leaf: the level it wants (−1: none usable) and the level it shows (−1: nothing yet).
     public private(set) var wanted: [Int]
     public private(set) var shown: [Int]
-    /// The threshold the last `choose` settled on (≥ `pixelThreshold` when the budget raised it).
+    /// The threshold the last `choose` settled on (≥ `pixelThreshold` when the budget raised it;
+    /// infinity when the budget was spent by level errors, which use no threshold).
     public private(set) var effectiveThreshold: Float = 1
 
     /// Pixels between neighbouring splats a leaf's level should not exceed.
