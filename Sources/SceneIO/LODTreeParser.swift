@@ -9,6 +9,9 @@ struct LODTreeParser {
     let limits: StreamedSOG.Limits
     var levels = 0, fileCount = 0
     var nodeCount = 0, rangeCount = 0
+    /// The first malformed `levelErrors` (another writer's, or an older SplatFrame's shape): the
+    /// file still draws, by the spacing rule, so it is a warning, not an error.
+    var levelErrorProblem: JSONPathError?
 
     init(limits: StreamedSOG.Limits) { self.limits = limits }
 
@@ -47,10 +50,14 @@ struct LODTreeParser {
             if let e = try v.optional("levelErrors") {
                 let want = LevelErrorTable.sizes.count * levels
                 let expected = "\(want) numbers ≥ 0 (\(LevelErrorTable.sizes.count) sizes × \(levels) levels)"
-                let items = try e.array(count: want...want, expected)
-                let values = try items.map { Float(try $0.number(in: 0...1e30, "a number ≥ 0")) }
-                guard let t = LevelErrorTable(values: values, levels: levels) else { throw e.fail(expected, found: "other numbers") }
-                table = t
+                do {
+                    let items = try e.array(count: want...want, expected)
+                    let values = try items.map { Float(try $0.number(in: 0...1e30, "a number ≥ 0")) }
+                    guard let t = LevelErrorTable(values: values, levels: levels) else { throw e.fail(expected, found: "other numbers") }
+                    table = t
+                } catch let problem as JSONPathError {
+                    if levelErrorProblem == nil { levelErrorProblem = problem }
+                }
             }
             leaves.append(StreamedSOG.Node(bounds: Bounds(min: lo, max: hi), levels: ranges, levelErrors: table))
         case (nil, let children?):

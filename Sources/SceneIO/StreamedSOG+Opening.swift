@@ -56,6 +56,7 @@ extension StreamedSOG {
             throw SceneIOError.tooLarge(file: file, offset: 0, expected: "a lod-meta.json of at most \(limits.maxMetaBytes) bytes", found: "\(data.count) bytes")
         }
         let levels: Int, chunks0: [Chunk], environment: String?, version: Int?, nodes: [Node], fit: Bounds?
+        var tableProblem: JSONPathError?
         do {
             let top = try JSONNode.parse(data)
             var p = LODTreeParser(limits: limits)
@@ -83,7 +84,9 @@ extension StreamedSOG {
             var leaves: [Node] = []
             try p.walk(tree, depth: 0, into: &leaves)
             guard !leaves.isEmpty else { throw tree.fail("at least one leaf (a node with lods)", found: "none") }
-            nodes = leaves
+            tableProblem = p.levelErrorProblem
+            // One malformed table drops them all: a budget is spent by tables only when every leaf has one.
+            nodes = tableProblem == nil ? leaves : leaves.map { var n = $0; n.levelErrors = nil; return n }
         } catch let e as JSONPathError {
             throw e.sceneIOError(file: file, entry: "lod-meta.json")
         }
@@ -95,6 +98,9 @@ extension StreamedSOG {
         }
         var warnings: [String] = []
         if let environment { warnings.append("\(file): environment \(SceneIOError.clean(environment)) is not drawn (streamed SOG environments are not supported)") }
+        if let tableProblem {
+            warnings.append("\(tableProblem.sceneIOError(file: file, entry: "lod-meta.json")); levels are chosen without the level errors")
+        }
         var checkedNodes = nodes
         if checkChunks {
             for i in chunks.indices where chunks[i].level != nil {

@@ -35,7 +35,7 @@ public enum LODCacheError: Error, Equatable, CustomStringConvertible {
 /// A folder of level-of-detail trees (see the file header).
 public struct LODCache: Sendable, Equatable {
     /// Bumped whenever `LODBuilder` or `StreamedSOGWriter` write a different tree for the same input.
-    public static let builderVersion = 8
+    public static let builderVersion = 9
     /// The default bound: 8 GiB.
     public static let defaultLimitBytes = 8 << 30
 
