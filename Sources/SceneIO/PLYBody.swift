@@ -51,7 +51,7 @@ enum PLYBody {
                     for (k, p) in e.properties.enumerated() {
                         if want.contains(p.name) && e.index(of: p.name) == k {
                             let t = p.type, base = o + po, n = e.count
-                            cols.scalars[p.name] = [Double](unsafeUninitializedCapacity: n) { buf, done in
+                            cols.scalars[p.name] = [Double](filling: n) { buf, done in
                                 for i in 0..<n { buf[i] = t.read(b, base + i * rowSize, bigEndian: big) }
                                 done = n
                             }

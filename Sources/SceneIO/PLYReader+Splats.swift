@@ -124,7 +124,7 @@ extension PLYReader {
         guard let restCount = SizeMath.mul(n, restPer) else { return nil }
         let b = view.bytes
         var badRow = -1
-        var positions = [Vec3](unsafeUninitializedCapacity: n) { pb, done in
+        var positions = [Vec3](filling: n) { pb, done in
             for i in 0..<n {
                 let r = start &+ i &* stride
                 let p = Vec3(view.f32(r &+ ox), view.f32(r &+ oy), view.f32(r &+ oz))
@@ -138,25 +138,25 @@ extension PLYReader {
             throw SceneIOError.badValue(file: file, element: "vertex", row: badRow, expected: "finite x y z", found: "\(p.x) \(p.y) \(p.z)")
         }
         progress?(start + total / 4, view.count)
-        let scales = [Vec3](unsafeUninitializedCapacity: n) { pb, done in
+        let scales = [Vec3](filling: n) { pb, done in
             for i in 0..<n {
                 let r = start &+ i &* stride
                 pb[i] = Vec3(expf(view.f32(r &+ os0)), expf(view.f32(r &+ os1)), expf(view.f32(r &+ os2)))
             }
             done = n
         }
-        let rotations = [Quaternion](unsafeUninitializedCapacity: n) { pb, done in
+        let rotations = [Quaternion](filling: n) { pb, done in
             for i in 0..<n {
                 let r = start &+ i &* stride
                 pb[i] = Quaternion(w: view.f32(r &+ or0), x: view.f32(r &+ or1), y: view.f32(r &+ or2), z: view.f32(r &+ or3)).normalized
             }
             done = n
         }
-        let opacities = [Float](unsafeUninitializedCapacity: n) { pb, done in
+        let opacities = [Float](filling: n) { pb, done in
             for i in 0..<n { pb[i] = sigmoid(view.f32(start &+ i &* stride &+ oop)) }
             done = n
         }
-        let dc = [Vec3](unsafeUninitializedCapacity: n) { pb, done in
+        let dc = [Vec3](filling: n) { pb, done in
             for i in 0..<n {
                 let r = start &+ i &* stride
                 pb[i] = Vec3(view.f32(r &+ od0), view.f32(r &+ od1), view.f32(r &+ od2))
@@ -164,7 +164,7 @@ extension PLYReader {
             done = n
         }
         progress?(start + total / 2, view.count)
-        let rest = [Float](unsafeUninitializedCapacity: restCount) { pb, done in
+        let rest = [Float](filling: restCount) { pb, done in
             restOffsets.withUnsafeBufferPointer { ro in
                 guard let dst = pb.baseAddress else { return }
                 for i in 0..<n {
