@@ -2,7 +2,7 @@
 // SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
 // Module graph (dependencies point one way, top to bottom):
 //   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
-//     (SceneIO ← SplatLOD: levels of detail for plain captures)
+//     (SceneIO, SplatRender ← SplatLOD: level of detail — trees built and cached, streamed and selected under a budget)
 //     (Downloads ← Viewer: scenes opened from a URL)
 //     (SceneIO ← AssimpImport: glTF/FBX/COLLADA/3DS in the importer child process, linked only by splatframe)
 //     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
@@ -87,8 +87,10 @@ let package = Package(
         .target(name: "SplatRenderAVX512", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fastAVX512),
         .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD", "SplatRenderAVX512"], swiftSettings: fast),
         .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
-        // Levels of detail built for any splat cloud (written as streamed SOG by SceneIO).
-        .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast + optimisedInDebug),
+        // Level of detail, in one home: a plain capture's tree built (merges, level errors) and cached,
+        // and a streamed SOG drawn under a budget — the selection, the chunk store, the streaming and
+        // the frame's assembly, behind `SplatLevelsOfDetail` (the tree's file is SceneIO's StreamedSOG).
+        .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "SplatRender", "Workers"], swiftSettings: fast + optimisedInDebug),
         // Scenes posted online: one HTTPS file into a cache keyed by its URL (revalidated, resumable, bounded).
         .target(name: "Downloads", dependencies: ["CCurl", "RenderCore"]),
         // The importer child process's work (`splatframe import-model`): Assimp → SceneIO's ImportedModel.
@@ -105,7 +107,7 @@ let package = Package(
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
                 swiftSettings: fast),
         // Headless frame-time measurement; a replay rendered to frames; the scene library's files and thumbnails.
-        .target(name: "Bench", dependencies: ["Viewer", "RenderCore", "SplatRender", "HeadTracking", "Settings", "Workers", "CAllocationCounter"],
+        .target(name: "Bench", dependencies: ["Viewer", "SplatLOD", "RenderCore", "SplatRender", "HeadTracking", "Settings", "Workers", "CAllocationCounter"],
                 swiftSettings: fast),
         .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
         .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers", "Downloads", "JSONInput"]),
@@ -125,10 +127,10 @@ let package = Package(
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "CSIMD", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
-        .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "RenderCore", "TestSupport"]),
+        .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "SplatRender", "RenderCore", "TestSupport"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SplatLOD", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),
         .testTarget(name: "BenchTests", dependencies: ["Viewer", "Bench", "Export", "HeadTracking", "Settings", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: simdFlags),

@@ -1,4 +1,5 @@
 // BenchmarkRunner — renders warm-up + measured frames along an eye path and summarises them.
+import SplatLOD
 import Viewer
 import Foundation
 import HeadTracking

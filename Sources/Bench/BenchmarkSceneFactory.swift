@@ -1,4 +1,5 @@
 // BenchmarkSceneFactory — SCENE names for bench and export, through SceneLoader.
+import SplatLOD
 import Viewer
 import Foundation
 import RenderCore

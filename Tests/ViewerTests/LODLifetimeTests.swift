@@ -8,6 +8,7 @@ import Glibc
 import RenderCore
 import TestSupport
 import Testing
+@testable import SplatLOD
 @testable import Viewer
 
 @Suite(.enabled(if: TestData.isAvailable, TestData.skipMessage), .serialized)

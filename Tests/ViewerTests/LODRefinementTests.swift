@@ -4,7 +4,7 @@
 import Foundation
 import RenderCore
 import SceneIO
-import SplatLOD
+@testable import SplatLOD
 import Testing
 import TestSupport
 @testable import Viewer

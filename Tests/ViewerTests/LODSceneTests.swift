@@ -7,6 +7,7 @@ import RenderCore
 import SceneIO
 import SplatRender
 import TestSupport
+@testable import SplatLOD
 @testable import Viewer
 
 @Suite(.enabled(if: TestData.isAvailable, TestData.skipMessage), .serialized)
@@ -293,7 +294,7 @@ struct LODSceneTests {
         let (scene, _) = try Self.open(budget: 80_000)
         // The frame's choice for the full 1280×720 window camera (no need to draw all of it).
         let full = Self.modelCamera(scene, Self.windowCamera())
-        scene.update(camera: full)
+        scene.stream.update(camera: full)
         let shown = scene.shownLevels
         #expect(shown.allSatisfy { $0 >= 0 } && scene.primitiveCount <= 80_000, "\(shown)")
         // The frame's splats as one cloud: each leaf's shown range, decoded again.

@@ -1,4 +1,4 @@
-// LODSelector — which level of detail each leaf of a streamed SOG wants for a camera, under a
+// SplatLOD — LODSelector: which level of detail each leaf of a streamed SOG wants for a camera, under a
 // splat budget, and the walk of what is shown towards it (at most one level per leaf per frame).
 import Foundation
 import RenderCore

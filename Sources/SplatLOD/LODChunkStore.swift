@@ -1,4 +1,4 @@
-// LODChunkStore — a streamed SOG's chunks, decoded on a background thread into render-ready
+// SplatLOD — LODChunkStore: a streamed SOG's chunks, decoded on a background thread into render-ready
 // blocks (one `PreparedSplats` per leaf and level), kept in an LRU cache bounded in bytes.
 import Foundation
 import RenderCore

@@ -1,0 +1,41 @@
+// SplatLOD — LODOptions: how a capture is drawn through levels of detail: the splat budget, a
+// forced level, the pixel threshold, the chunk cache's bound and where built trees are kept.
+/// Options of a level-of-detail splat scene (`--splat-budget`, `--lod`).
+public struct LODOptions: Sendable, Equatable {
+    /// The default budget: the most splats a frame draws, sized so the window holds 30 fps at
+    /// 1280×720 on the 2-core reference machine with the playbot (README, "Streamed SOG"): there
+    /// it draws level 3 (31,000 splats) in ~27 ms a frame; the next selection up (79,041 splats,
+    /// levels 2 and 3) takes ~35 ms. Fill, not the splat count, dominates a frame's cost.
+    public static let defaultBudget = 50_000
+    /// Most splats per frame (nil: no budget — every leaf at its wanted level).
+    public var budget: Int? = LODOptions.defaultBudget
+    /// A level every leaf draws (0 = finest), overriding the heuristic and the budget.
+    public var forcedLevel: Int?
+    /// Pixels between neighbouring splats a leaf's level should not exceed (`LODSelector`).
+    public var pixelThreshold: Float = 1
+    /// Whether a binding budget is spent by each leaf's measured visible area (`LODSelector`);
+    /// false keeps the box rule throughout (tests whose small image stands for the centre of a
+    /// full frame, where what that crop shows is not what the frame would).
+    public var spendsBudgetByVisibleArea = true
+    /// Bytes of decoded chunks kept (LRU) beyond those the frame pins.
+    public var cacheBytes = 1 << 30
+    /// Whether the budget was named (`--splat-budget N`): a plain capture of any size then gets
+    /// levels of detail; otherwise only one above `wholeCaptureLimit` does.
+    public var budgetNamed = false
+    /// Where plain captures' trees are kept (the window: `$XDG_CACHE_HOME/splatframe/lod`; render,
+    /// bench and export: only a `--lod-cache` folder); nil builds them in memory.
+    public var treeCache: LODCache?
+    /// Plain captures above this many splats get levels of detail by default: a whole capture
+    /// of more cannot hold 30 fps at 1280×720 on a 2-core machine (the 500k playbot draws whole
+    /// at ~18 fps there; 300k at ~30). A count, not a measurement, so `render` and `bench`
+    /// draw the same frames on every machine.
+    public static let wholeCaptureLimit = 300_000
+    public init() {}
+
+    /// Whether a plain capture of `splats` splats is drawn through levels of detail: a forced
+    /// level always; else under a budget that was named, or by default above `wholeCaptureLimit`;
+    /// never with `--splat-budget none`.
+    public func drawsLevels(captureSplats splats: Int) -> Bool {
+        forcedLevel != nil || (budget != nil && (budgetNamed || splats > Self.wholeCaptureLimit))
+    }
+}
