@@ -45,7 +45,7 @@ import SceneIO
 ///   whose total fits (bisection), and what is left of the budget goes, one level at a time, to
 ///   the refinement that saves the most error per splat (`chooseByLevelErrors`). On the
 ///   playbot at 31,000 splats +0.3 dB front and side (close −0.1), at 125,000 +0.5 to +0.7;
-///   the 1M room +0.05 to +0.5, the 4M room −0.14 to +0.17 (Docs/ScenesAndWalls.md).
+///   the 1M room +0.05 to +0.5, the 4M room −0.14 to +0.17 (Docs/LevelOfDetail.md).
 /// - A forced level (`--lod N`) overrides all of this: every leaf wants N (or the usable level
 ///   nearest to it), whatever the budget.
 /// Levels without a usable range (absent from the file, or their chunk missing or failed) are

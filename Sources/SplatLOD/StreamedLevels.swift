@@ -308,7 +308,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
     /// lies behind, and a leaf chosen fine shows more than its coarse blobs said; measured in
     /// its chosen splats it gets its due. At 1/4 of the frame's resolution, not 1/8: the fine
     /// selection's small splats want the finer image (at 1/8 the far 250k playbot views lost up to
-    /// 0.45 dB; at 1/4 every playbot and room cell gains or holds, Docs/ScenesAndWalls.md).
+    /// 0.45 dB; at 1/4 every playbot and room cell gains or holds, Docs/LevelOfDetail.md).
     /// Costs a measurement of the whole selection (~the budget's splats), so it waits for a view
     /// held still instead of running on every move. False when a wanted level is not in memory.
     private func refineVisibility(camera: Camera) -> Bool {

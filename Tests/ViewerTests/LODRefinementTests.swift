@@ -1,6 +1,6 @@
 // A view held still is measured twice: the visible area on the measuring level, then on the
 // selection it chose. When and how often, frame-exact and in the window (what it buys is the
-// playbot table of Docs/ScenesAndWalls.md).
+// playbot table of Docs/LevelOfDetail.md).
 import Foundation
 import RenderCore
 import SceneIO
