@@ -13,7 +13,9 @@ struct SceneHUD {
     let pose: HeadPose
     let latency: LatencyMeter.Summary?
 
-    var lines: [String] {
+    /// The lines, each at most `maxWidth` pixels wide as `width` measures them where a long name
+    /// (the head source's path) can be shortened: its middle gives way, the figures stay whole.
+    func lines(maxWidth: Int, width: (String) -> Int) -> [String] {
         let e = pose.eye
         let s = screen.driver.setup.screen.value
         let fb = screen.framebuffer
@@ -21,10 +23,12 @@ struct SceneHUD {
         let ms = screen.medianFrameMs
         var lines = [
             String(format: "%.1f ms  %.0f fps  %d×%d  %d threads", ms, 1000 / ms, fb.width, fb.height, screen.driver.context.threads),
-            String(format: "head %@ %@  eye %+.3f %+.3f %+.3f m", screen.tracking.source.name, pose.state.rawValue, e.x, e.y, e.z)
-                + (latency.flatMap { $0.frames > 0 ? $0 : nil }.map {
-                    String(format: "  latency %.1f ms to frame, %.1f ms to screen", $0.completeMedianMs, $0.presentedMedianMs)
-                } ?? ""),
+            Self.fitting(screen.tracking.source.name, maxWidth: maxWidth, width: width) { name in
+                String(format: "head %@ %@  eye %+.3f %+.3f %+.3f m", name, pose.state.rawValue, e.x, e.y, e.z)
+                    + (latency.flatMap { $0.frames > 0 ? $0 : nil }.map {
+                        String(format: "  latency %.1f ms to frame, %.1f ms to screen", $0.completeMedianMs, $0.presentedMedianMs)
+                    } ?? "")
+            },
             String(format: "screen %.3f×%.3f m  %@  %d %@", s.width, s.height, scene.name, scene.primitiveCount, scene.primitiveKind.rawValue),
         ]
         if let r = pose.rotation {
@@ -50,9 +54,29 @@ struct SceneHUD {
             offsets = [0, fb.width / 2]
             maxWidth = fb.width / 2 - 12
         }
-        for (i, line) in lines.enumerated() {
+        for (i, line) in lines(maxWidth: maxWidth, width: { text.width($0) }).enumerated() {
             let y = 6 + i * text.lineHeight
             for x0 in offsets { text.draw(line, x: x0 + 6, y: y, into: fb, maxWidth: maxWidth) }
         }
+    }
+
+    /// `compose(name)`, with `name` shortened in the middle ("/home/…/capture.ply") to the most
+    /// characters that let the line fit `maxWidth` pixels (at least 3 each side of the ellipsis).
+    static func fitting(_ name: String, maxWidth: Int, width: (String) -> Int, compose: (String) -> String) -> String {
+        let whole = compose(name)
+        guard width(whole) > maxWidth, name.count > 8 else { return whole }
+        let chars = Array(name)
+        func shortened(_ keep: Int) -> String {
+            let head = (keep + 1) / 2, tail = keep / 2
+            return String(chars[..<head]) + "…" + String(chars[(chars.count - tail)...])
+        }
+        // The most characters kept that still fit (bisection: width grows with what is kept).
+        var lo = 6, hi = chars.count - 1
+        guard width(compose(shortened(lo))) <= maxWidth else { return compose(shortened(lo)) }
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if width(compose(shortened(mid))) <= maxWidth { lo = mid } else { hi = mid - 1 }
+        }
+        return compose(shortened(lo))
     }
 }
