@@ -22,7 +22,7 @@ public enum BenchmarkSceneFactory {
         options.cubeRoom = room
         if ownCoordinates || twoSided { options.twoSided = twoSided }
         options.twoSidedBuiltIns = twoSided
-        let loader = try SceneLoader(path: name, options: options)
+        let loader = try SceneLoader.load(path: name, options: options)
         return try ownCoordinates ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
     }
 }

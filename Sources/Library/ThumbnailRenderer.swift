@@ -33,7 +33,7 @@ public final class ThumbnailRenderer {
         if entry.kind == .online { return try online(entry, width: width, height: height) }
         var options = SceneLoader.ModelOptions()
         options.videoPlayback = .frameExact   // a video wall shows its first frame, not a black one
-        let loader = try SceneLoader(path: entry.path, options: options, progress: progress)
+        let loader = try SceneLoader.load(path: entry.path, options: options, progress: progress)
         let screen = ScreenGeometry(width: screenWidth, height: screenWidth * Float(height) / Float(max(1, width)))
         let scene = try loader.scene(screen: screen)
         let s = max(1, supersample)

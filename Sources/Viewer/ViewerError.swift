@@ -8,6 +8,8 @@ public enum ViewerError: Error, CustomStringConvertible, Equatable {
     case cannotWrite(path: String, reason: String)
     /// A scene file could not be loaded.
     case sceneLoad(path: String, reason: String)
+    /// Loading `path` was cancelled by its caller (a newer drop, the window closing).
+    case cancelled(path: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum ViewerError: Error, CustomStringConvertible, Equatable {
         case let .badValue(what, value, reason): return "\(what) '\(value)': \(reason)"
         case let .cannotWrite(path, reason): return "\(path): \(reason)"
         case let .sceneLoad(path, reason): return "\(path): \(reason)"
+        case let .cancelled(path): return "\(path): loading cancelled"
         }
     }
 }

@@ -40,13 +40,13 @@ struct OpenCommand: ParsableCommand {
         // A URL downloads inside the window too (its progress bar), from the cache when it can.
         let large = source.modelFile.map { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0) > Self.windowLoadBytes }
             ?? (source.path != nil && Downloader.isURL(file))
-        let early = large ? nil : try SceneLoader(source: source, options: options, progress: LoadProgress.reporter(for: file))
+        let early = large ? nil : try SceneLoader.load(source: source, options: options, progress: LoadProgress.reporter(for: file))
         // A large plain capture is drawn whole while its levels of detail are built (`levelsJob`).
         let job = Locked<LevelOfDetailJob?>(nil)
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head,
                                modelFile: source.modelFile, dropOptions: options, levelsJob: { job.withLock { $0 } }) { screen, windowProgress in
             let terminal = LoadProgress.reporter(for: file)
-            let loader = try early ?? SceneLoader(source: source, options: options) { done, total in
+            let loader = try early ?? SceneLoader.load(source: source, options: options) { done, total in
                 terminal?(done, total)
                 windowProgress(done, total)
             }

@@ -48,7 +48,7 @@ struct RenderCommand: ParsableCommand {
         var options = model.options()
         options.videoPlayback = .frameExact
         options.cubeRoom = try room.room(for: scene)
-        let loader = try SceneLoader(source: scene, options: options, progress: scene.path.flatMap(LoadProgress.reporter(for:)))
+        let loader = try SceneLoader.load(source: scene, options: options, progress: scene.path.flatMap(LoadProgress.reporter(for:)))
         for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let sceneObject = try cameraOption.camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
         let context = RenderContext(threads: threads, producesDepth: depthOut != nil)

@@ -91,7 +91,7 @@ struct SteadyStateAllocationTests {
           arguments: ["cube", "sphere:5000", "generate:3000"])
     func inProcess(scene name: String) throws {
         #expect(AllocationCounter.isActive)
-        let scene = try SceneLoader(path: name).scene(screen: Self.screen)
+        let scene = try SceneLoader.load(path: name).scene(screen: Self.screen)
         for threads in [1, 2] {
             let context = RenderContext(threads: threads)
             let fb = Framebuffer(width: 320, height: 180)

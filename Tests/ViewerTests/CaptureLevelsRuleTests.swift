@@ -37,7 +37,7 @@ struct CaptureLevelsRuleTests {
         options.lod.budget = 1000; options.lod.budgetNamed = true
         let screen = ScreenGeometry(width: 0.6, height: 0.34)
         options.videoPlayback = .realtime
-        let window = try SceneLoader(path: ply, options: options)
+        let window = try SceneLoader.load(path: ply, options: options)
         #expect(window.pendingLevels != nil && window.levelsFrom == nil)
         #expect(try window.scene(screen: screen) is ModelScene)
         let job = try #require(window.levelOfDetailJob(screen: screen))
@@ -46,7 +46,7 @@ struct CaptureLevelsRuleTests {
         // The tree is placed where the whole capture was: the same fit.
         #expect(upgraded.scene.placement == (try window.scene(screen: screen)).placement)
         options.videoPlayback = .frameExact
-        let render = try SceneLoader(path: ply, options: options)
+        let render = try SceneLoader.load(path: ply, options: options)
         #expect(render.pendingLevels == nil && render.levelsFrom == .memory)
         #expect(try render.scene(screen: screen) is LODSplatScene)
     }

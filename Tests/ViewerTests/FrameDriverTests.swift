@@ -21,7 +21,7 @@ struct FrameDriverTests {
         #expect(r.status == 0, "\(r.stderr)")
         let fromCommand = try ImageFile.load(png)
 
-        let scene = try SceneLoader(path: "cube").scene(screen: Self.setup.screen.value)
+        let scene = try SceneLoader.load(path: "cube").scene(screen: Self.setup.screen.value)
         let driver = FrameDriver(scene: scene, setup: Self.setup, context: RenderContext(threads: 1), width: 160, height: 90)
         driver.renderFrame(from: FixedEyeSource(eye: Vec3(0.07, -0.03, 0.55)), index: 0)
         let fromDriver = driver.framebuffer.image()
@@ -30,7 +30,7 @@ struct FrameDriverTests {
     }
 
     @Test func aViewportIsThePartOfTheWholeScreenPictureBehindIt() throws {
-        let scene = try SceneLoader(path: "cube").scene(screen: Self.setup.screen.value)
+        let scene = try SceneLoader.load(path: "cube").scene(screen: Self.setup.screen.value)
         let eye = FixedEyeSource(eye: Vec3(0.04, 0.02, 0.6))
         let full = FrameDriver(scene: scene, setup: Self.setup, context: RenderContext(threads: 1), width: 320, height: 180)
         full.renderFrame(from: eye, index: 0)
@@ -45,7 +45,7 @@ struct FrameDriverTests {
     }
 
     @Test func cameraViewsBringTheirSizeAndBackground() throws {
-        let scene = try SceneLoader(path: "generate:200").sceneInOwnCoordinates(screen: Self.setup.screen.value)
+        let scene = try SceneLoader.load(path: "generate:200").sceneInOwnCoordinates(screen: Self.setup.screen.value)
         var cam = OffAxisFrustum.camera(eye: Vec3(0, 0, 3), screen: ScreenGeometry(width: 6, height: 3.4), width: 40, height: 30)
         cam.background = Vec3(0, 0, 1)
         let driver = FrameDriver(scene: scene, setup: Self.setup, context: RenderContext(threads: 1), width: 8, height: 8)
@@ -126,7 +126,7 @@ struct WindowPlacementTests {
     }
 
     @Test func twoWindowsSideBySideShowOneContinuousWorld() throws {
-        let scene = try SceneLoader(path: "cube").scene(screen: Self.screen)
+        let scene = try SceneLoader.load(path: "cube").scene(screen: Self.screen)
         let eye = FixedEyeSource(eye: Vec3(-0.05, 0.03, 0.55))
         func render(_ p: WindowPlacement) -> RGBAImage {
             var setup = ViewingSetup(screen: Self.screen)

@@ -22,7 +22,7 @@ struct LODRefinementTests {
         var o = SceneLoader.ModelOptions()
         o.videoPlayback = .frameExact
         o.lod.budget = budget; o.lod.budgetNamed = true
-        return try #require(try SceneLoader(path: ply, options: o).sceneInOwnCoordinates(screen: screen) as? LODSplatScene)
+        return try #require(try SceneLoader.load(path: ply, options: o).sceneInOwnCoordinates(screen: screen) as? LODSplatScene)
     }
 
     /// Frame-exact (render, bench, export): the first frame and a frame whose camera is the last
@@ -55,7 +55,7 @@ struct LODRefinementTests {
         var o = SceneLoader.ModelOptions()
         o.videoPlayback = .realtime
         o.lod.budget = 9000; o.lod.budgetNamed = true
-        let loader = try SceneLoader(path: try LODVisibilityTests.twoWalls(), options: o)
+        let loader = try SceneLoader.load(path: try LODVisibilityTests.twoWalls(), options: o)
         let job = try #require(loader.levelOfDetailJob(screen: Self.screen))
         let scene = try #require(try job.run(cancelled: nil, progress: nil).scene as? LODSplatScene)
         scene.ownCoordinates = true  // the cameras below are in the walls' own frame

@@ -27,7 +27,7 @@ struct LODSceneTests {
         // what such a crop shows is not what the frame would, so budgets follow the box rule here
         // (the visible-area rule: LODVisibilityTests).
         o.lod.spendsBudgetByVisibleArea = false
-        let loader = try SceneLoader(path: path, options: o)
+        let loader = try SceneLoader.load(path: path, options: o)
         let scene = ownCoordinates ? try loader.sceneInOwnCoordinates(screen: screen) : try loader.scene(screen: screen)
         return (try #require(scene as? LODSplatScene), loader.warnings)
     }

@@ -121,7 +121,7 @@ struct LODVisibilityTests {
         var o = SceneLoader.ModelOptions()
         o.videoPlayback = .frameExact
         o.lod.budget = 9000; o.lod.budgetNamed = true
-        let loader = try SceneLoader(path: ply, options: o)
+        let loader = try SceneLoader.load(path: ply, options: o)
         let scene = try #require(try loader.sceneInOwnCoordinates(screen: ScreenGeometry(width: 0.6, height: 0.34)) as? LODSplatScene)
         let camera = Camera(width: 320, height: 180, view: Matrix4.lookAt(eye: Vec3(0, 0, 2.5), target: .zero, up: Vec3(0, 1, 0)),
                             projection: Matrix4.perspective(fovY: 0.9, aspect: 16 / 9, near: 0.01, far: 100))

@@ -129,7 +129,7 @@ import Testing
         #expect(abs(colourOnly.depth[i] - 0.9) < 0.02, "\(colourOnly.depth[i])")
 
         // A capture alone: no clear, no depth written, the same colour.
-        let model = try SceneLoader(path: "generate:300").scene(screen: Self.screen)
+        let model = try SceneLoader.load(path: "generate:300").scene(screen: Self.screen)
         let eye = OffAxisFrustum.camera(eye: Vec3(0.03, 0.02, 0.6), screen: Self.screen, width: 96, height: 54)
         let a = Framebuffer(width: 96, height: 54), b = Framebuffer(width: 96, height: 54)
         for k in 0..<b.pixelCount { b.depth[k] = -7 }

@@ -88,7 +88,7 @@ struct SceneLoaderTests {
         for room in [false, true] {
             var options = SceneLoader.ModelOptions()
             options.room = room
-            let scene = try SceneLoader(path: path, options: options).scene(screen: Self.screen)
+            let scene = try SceneLoader.load(path: path, options: options).scene(screen: Self.screen)
             #expect(scene is ModelScene && scene.primitiveCount == 3000)
             let fb = Framebuffer(width: 160, height: 90)
             _ = scene.render(camera: cam, into: fb, context: RenderContext(threads: 2))
@@ -99,11 +99,11 @@ struct SceneLoaderTests {
 
     @Test("built-in scene names and their errors")
     func builtIns() throws {
-        #expect(try SceneLoader(path: "generate:2k").scene(screen: Self.screen).primitiveCount == 2000)
-        #expect(try SceneLoader(path: "sphere:1000").scene(screen: Self.screen).primitiveCount > 500)
-        #expect(try SceneLoader(path: "cube").scene(screen: Self.screen).primitiveCount > 10)
+        #expect(try SceneLoader.load(path: "generate:2k").scene(screen: Self.screen).primitiveCount == 2000)
+        #expect(try SceneLoader.load(path: "sphere:1000").scene(screen: Self.screen).primitiveCount > 500)
+        #expect(try SceneLoader.load(path: "cube").scene(screen: Self.screen).primitiveCount > 10)
         for bad in ["generate:0", "generate:lots", "sphere:2", "/no/such/file.ply"] {
-            #expect(throws: ViewerError.self, "\(bad)") { try SceneLoader(path: bad) }
+            #expect(throws: ViewerError.self, "\(bad)") { try SceneLoader.load(path: bad) }
         }
     }
 
@@ -114,7 +114,7 @@ struct SceneLoaderTests {
         try Data("ply\nformat binary_little_endian 1.0\nelement vertex 1000000000000\nproperty float x\nend_header\n".utf8)
             .write(to: URL(fileURLWithPath: path))
         do {
-            _ = try SceneLoader(path: path)
+            _ = try SceneLoader.load(path: path)
             Issue.record("accepted a lying header")
         } catch {
             #expect("\(error)".contains("bad.ply") && !"\(error)".contains("\n"), "\(error)")

@@ -13,7 +13,7 @@ struct SOGOpeningTests {
     func sogScenesOpenAsSplats(path: String) throws {
         let full = TestData.path(path)
         #expect(!SceneSource.isSceneDescription(full))
-        let scene = try SceneLoader(path: full).scene(screen: .fallback)
+        let scene = try SceneLoader.load(path: full).scene(screen: .fallback)
         #expect(scene.primitiveKind == .splats && scene.primitiveCount > 30_000 && scene.placement != nil)
     }
 
@@ -30,12 +30,12 @@ struct SOGOpeningTests {
         let ply = dir.appendingPathComponent("in.ply").path, spz = dir.appendingPathComponent("aa.spz").path
         try SceneFile.save(.splats(SplatSceneGenerator.object(count: 50)), to: ply)
         _ = try SceneFile.convert(input: ply, output: spz, spz: SPZWriteOptions(version: 4, antialiased: true))
-        let flagged = try #require(try SceneLoader(path: spz).scene(screen: .fallback) as? ModelScene)
+        let flagged = try #require(try SceneLoader.load(path: spz).scene(screen: .fallback) as? ModelScene)
         #expect(flagged.antialias)
         var off = SceneLoader.ModelOptions(); off.antialias = false
-        let overridden = try #require(try SceneLoader(path: spz, options: off).scene(screen: .fallback) as? ModelScene)
+        let overridden = try #require(try SceneLoader.load(path: spz, options: off).scene(screen: .fallback) as? ModelScene)
         #expect(!overridden.antialias)
-        let plain = try #require(try SceneLoader(path: ply).scene(screen: .fallback) as? ModelScene)
+        let plain = try #require(try SceneLoader.load(path: ply).scene(screen: .fallback) as? ModelScene)
         #expect(!plain.antialias)
     }
 }

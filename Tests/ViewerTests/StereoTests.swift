@@ -12,7 +12,7 @@ struct StereoTests {
     static let pose = HeadPose(time: 0, position: Vec3d(0.03, -0.02, 0.55), state: .tracking)
 
     static func stereo(_ mode: StereoMode, width: Int = 160, height: Int = 90) throws -> StereoRenderer {
-        let scene = try SceneLoader(path: "cube").scene(screen: screen)
+        let scene = try SceneLoader.load(path: "cube").scene(screen: screen)
         return StereoRenderer(mode: mode, ipd: 0.064, scene: scene, setup: ViewingSetup(screen: screen),
                               context: RenderContext(threads: 1), width: width, height: height)
     }

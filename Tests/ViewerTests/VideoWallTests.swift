@@ -164,7 +164,7 @@ struct VideoWallTests {
         try FileManager.default.copyItem(atPath: Self.clip, toPath: video.path)
         let json = dir.appendingPathComponent("room.json")
         try Data(#"{"type":"cube","walls":{"left":"clips/wall.avi","back":"\#(TestData.path("video/astronaut.png"))"}}"#.utf8).write(to: json)
-        let scene = try #require(try SceneLoader(path: json.path).scene(screen: Self.setup.screen.value) as? MeshScene)
+        let scene = try #require(try SceneLoader.load(path: json.path).scene(screen: Self.setup.screen.value) as? MeshScene)
         #expect(scene.videos.count == 1 && scene.videos[0].path == video.path)
     }
 }
@@ -185,6 +185,6 @@ struct VideoWallErrorTests {
                 #expect(m.hasPrefix(path + ": ") && m.contains(says) && !m.contains("\n"), "\(m)")
             }
         }
-        #expect(throws: MediaError.self) { try SceneLoader(path: "cube", options: { var o = SceneLoader.ModelOptions(); o.cubeRoom = SceneDescription(walls: [.top: "/nonexistent/clip.mkv"]); return o }()) }
+        #expect(throws: MediaError.self) { try SceneLoader.load(path: "cube", options: { var o = SceneLoader.ModelOptions(); o.cubeRoom = SceneDescription(walls: [.top: "/nonexistent/clip.mkv"]); return o }()) }
     }
 }

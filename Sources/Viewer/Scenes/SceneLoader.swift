@@ -70,15 +70,26 @@ public struct SceneLoader {
     public private(set) var info: SceneInfo?
 
     /// Reads the scene `path` names (see `SceneSource.resolve`), reporting progress of long
-    /// loads as (bytes done, bytes total).
-    public init(path: String, options: ModelOptions = ModelOptions(), progress: ((Int, Int) -> Void)? = nil) throws {
-        try self.init(source: SceneSource.resolve(path), options: options, progress: progress)
+    /// loads as (bytes done, bytes total). `cancelled` is asked between steps (before each file,
+    /// through a download and a level-of-detail build); when it answers true the load throws
+    /// `ViewerError.cancelled`.
+    public static func load(path: String, options: ModelOptions = ModelOptions(), progress: ((Int, Int) -> Void)? = nil,
+                            cancelled: (@Sendable () -> Bool)? = nil) throws -> SceneLoader {
+        try load(source: SceneSource.resolve(path), options: options, progress: progress, cancelled: cancelled)
     }
 
-    /// Reads `source`: files through SceneIO, a room's wall pictures and videos opened.
-    public init(source: SceneSource, options: ModelOptions = ModelOptions(), progress: ((Int, Int) -> Void)? = nil) throws {
+    /// Reads `source`: files through SceneIO (or a download first), a room's wall pictures and
+    /// videos opened, a plain capture's levels of detail built when it is drawn under a budget.
+    /// Progress and cancellation as in `load(path:)`.
+    public static func load(source: SceneSource, options: ModelOptions = ModelOptions(), progress: ((Int, Int) -> Void)? = nil,
+                            cancelled: (@Sendable () -> Bool)? = nil) throws -> SceneLoader {
+        try SceneLoader(source: source, options: options, progress: progress, cancelled: cancelled ?? { false })
+    }
+
+    private init(source: SceneSource, options: ModelOptions, progress: ((Int, Int) -> Void)?, cancelled: @escaping @Sendable () -> Bool) throws {
         self.path = source.description
         self.options = options
+        if cancelled() { throw ViewerError.cancelled(path: source.description) }
         switch source {
         case .room:
             let d = options.cubeRoom ?? SceneDescription()
@@ -102,7 +113,8 @@ public struct SceneLoader {
                 let walls = try m.room?.openWalls(playback: options.videoPlayback)
                 var files: [String: ObjectModel] = [:]
                 for o in m.objects where files[o.file] == nil {
-                    let model = try Self.objectModel(o.file, in: path, download: options.download, progress: progress)
+                    if cancelled() { throw ViewerError.cancelled(path: path) }
+                    let model = try Self.objectModel(o.file, in: path, download: options.download, progress: progress, cancelled: cancelled)
                     warnings += model.warnings
                     files[o.file] = model
                 }
@@ -124,9 +136,9 @@ public struct SceneLoader {
         case .url(let url):
             let result = try Downloader.fetch(url, options: options.download, progress: progress.map { report in
                 { done, total in report(Int(done), Int(total ?? 0)) }
-            })
+            }, cancelled: cancelled)
             defer { if let t = result.temporaryFolder { try? FileManager.default.removeItem(atPath: t) } }
-            self = try SceneLoader(source: SceneSource.resolve(result.path), options: options, progress: progress)
+            self = try SceneLoader(source: SceneSource.resolve(result.path), options: options, progress: progress, cancelled: cancelled)
             if let note = result.note { warnings.insert(note, at: 0) }
             return
         case .file(let path):
@@ -142,6 +154,7 @@ public struct SceneLoader {
                 return
             }
             let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
+            if cancelled() { throw ViewerError.cancelled(path: path) }
             fileAntialiased = info.antialiased ?? false
             warnings = info.warnings
             self.info = info
@@ -155,7 +168,7 @@ public struct SceneLoader {
             do {
                 // The builder reports from its workers: one at a time through the lock.
                 let report = Locked(progress)
-                let made = try CaptureLOD.make(cloud, path: path, cache: options.lod.treeCache, progress: { f in
+                let made = try CaptureLOD.make(cloud, path: path, cache: options.lod.treeCache, cancelled: cancelled, progress: { f in
                     report.withLock { $0?(Int(f * 1000), 1000) }
                 })
                 try Self.checkForcedLevel(options.lod, made.sog, path)
@@ -335,12 +348,12 @@ public struct SceneLoader {
 
     /// Reads one object of the mixed scene `json`: a model file, `sphere:N` or `generate:N`.
     private static func objectModel(_ file: String, in json: String, download: DownloadOptions,
-                                    progress: ((Int, Int) -> Void)?) throws -> ObjectModel {
+                                    progress: ((Int, Int) -> Void)?, cancelled: @escaping @Sendable () -> Bool) throws -> ObjectModel {
         switch try SceneSource.resolve(file) {
         case .url(let url):
-            let result = try Downloader.fetch(url, options: download)
+            let result = try Downloader.fetch(url, options: download, cancelled: cancelled)
             defer { if let t = result.temporaryFolder { try? FileManager.default.removeItem(atPath: t) } }
-            var model = try objectModel(result.path, in: json, download: download, progress: progress)
+            var model = try objectModel(result.path, in: json, download: download, progress: progress, cancelled: cancelled)
             if let note = result.note { model.warnings.insert(note, at: 0) }
             return model
         case .sphere(let n):

@@ -31,10 +31,10 @@ final class SceneDropLoader: @unchecked Sendable {
         thread.start { [self] in
             do {
                 let source = try SceneSource.resolve(path)
-                let loader = try SceneLoader(source: source, options: options) { done, total in
+                let loader = try SceneLoader.load(source: source, options: options, progress: { done, total in
                     guard total > 0 else { return }
                     self.set(.loading(fraction: min(1, Double(done) / Double(total))))
-                }
+                }, cancelled: { [thread] in thread.isStopping })
                 let scene = try loader.scene(screen: screen)
                 set(.loaded(scene, source, loader.levelOfDetailJob(screen: screen), notes: loader.warnings))
             } catch {
@@ -60,8 +60,8 @@ final class SceneDropLoader: @unchecked Sendable {
     }
 
     /// Stops a level-of-detail build and waits for it (it stops within a leaf or a chunk). A file
-    /// load cannot be interrupted: it is not waited for (the frame loop must not freeze), and
-    /// its thread ends by itself when the load does.
+    /// load is asked to stop (it does between its steps: a download, each file, a build) but not
+    /// waited for (the frame loop must not freeze); its thread ends by itself when the load does.
     deinit { thread.stop(timeout: isLevelOfDetail ? 30 : 0) }
 
     private func set(_ s: State) { current.withLock { $0 = s } }
