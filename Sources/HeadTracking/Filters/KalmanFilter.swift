@@ -1,0 +1,102 @@
+// KalmanFilter — a constant-velocity Kalman filter for one coordinate of the eye, whose process
+// noise grows with speed: still, it averages like a slow low-pass (jitter down); moving, it
+// follows at once; and its velocity lets the tracker predict the eye at the moment a frame will
+// be seen (`HeadTracker`, prediction to the photon).
+import Foundation
+
+/// A constant-velocity Kalman filter for one scalar (metres), with adaptive process noise.
+///
+/// State x = [p, v] (position, velocity); between samples dt apart it moves as
+/// p ← p + v·dt, v ← v, with process noise from white acceleration of spectral density q
+/// (m²/s³): Q = q·[dt³/3, dt²/2; dt²/2, dt]. A sample measures p with variance r = σ²
+/// (σ = `measurementNoise`, metres).
+///
+/// **Adaptive q.** q = `stillNoise` + (`speedGain`·|v̂|)², v̂ the filtered speed: a head at
+/// rest gets little process noise (heavy smoothing, low jitter) and a moving one much more
+/// (the filter trusts new samples and its velocity follows). A single large innovation (a head
+/// that starts to move) also raises q for that step: q is at least (`innovationGain`·|ν|/dt)²·dt
+/// for innovation ν, so a start is followed within a sample or two instead of the still
+/// smoothing's time constant.
+///
+/// **Prediction.** `position(at:)` extrapolates p + v·(t − t_last) with the velocity damped
+/// for horizons beyond `maxLead` (the estimate is not trusted further): a prediction never runs
+/// more than `maxLead`·v past the last sample, which bounds the overshoot when the head stops.
+/// The units: seconds, metres, metres per second.
+public struct KalmanFilter: Sendable, Equatable {
+    /// Standard deviation of a sample (metres): the tracker's noise.
+    public var measurementNoise: Double
+    /// Process noise (m²/s³) of a head at rest.
+    public var stillNoise: Double
+    /// How process noise grows with the filtered speed (1/s^0.5: q gains (gain·|v|)²).
+    public var speedGain: Double
+    /// How process noise follows a surprising sample (q ≥ (gain·|ν|/dt)²·dt).
+    public var innovationGain: Double
+    /// Longest extrapolation trusted (s); beyond it the position stops moving.
+    public var maxLead: Double
+
+    private var p = 0.0, v = 0.0
+    /// Covariance [[a, b], [b, c]].
+    private var a = 0.0, b = 0.0, c = 0.0
+    private var lastTime: Double?
+
+    /// Creates a filter; see the type's docs for the parameters.
+    public init(measurementNoise: Double, stillNoise: Double, speedGain: Double, innovationGain: Double = 0, maxLead: Double = 0.1) {
+        self.measurementNoise = measurementNoise; self.stillNoise = stillNoise; self.speedGain = speedGain
+        self.innovationGain = innovationGain; self.maxLead = maxLead
+    }
+
+    /// The filtered position after the last sample (metres).
+    public var position: Double { p }
+    /// The filtered velocity (m/s).
+    public var velocity: Double { v }
+    /// The time of the last sample (s), nil before one.
+    public var time: Double? { lastTime }
+
+    /// Feeds `value` sampled at `t` (seconds); returns the filtered position at `t`. A sample not
+    /// after the last one updates the position without moving time.
+    public mutating func filter(_ value: Double, at t: Double) -> Double {
+        let r = measurementNoise * measurementNoise
+        guard let t0 = lastTime else {
+            p = value; v = 0
+            a = r; b = 0; c = (0.5 * 0.5)   // speed unknown: ±0.5 m/s
+            lastTime = t
+            return p
+        }
+        let dt = max(0, t - t0)
+        // Predict.
+        let pp = p + v * dt
+        let nu = value - pp
+        var q = stillNoise + (speedGain * v) * (speedGain * v)
+        if dt > 0, innovationGain > 0 {
+            let surprise = innovationGain * abs(nu) / dt
+            q = max(q, surprise * surprise * dt)
+        }
+        let dt2 = dt * dt
+        var pa = a + 2 * dt * b + dt2 * c + q * dt2 * dt / 3
+        var pb = b + dt * c + q * dt2 / 2
+        var pc = c + q * dt
+        // Update.
+        let s = pa + r
+        let ka = pa / s, kb = pb / s
+        p = pp + ka * nu
+        v = v + kb * nu
+        let na = (1 - ka) * pa
+        let nb = (1 - ka) * pb
+        let nc = pc - kb * pb
+        pa = na; pb = nb; pc = nc
+        a = pa; b = pb; c = pc
+        lastTime = max(t, t0)
+        return p
+    }
+
+    /// The position predicted at time `t` (s): p + v·min(t − t_last, `maxLead`); the last
+    /// position before any sample's velocity is known.
+    public func position(at t: Double) -> Double {
+        guard let t0 = lastTime else { return p }
+        let ahead = min(max(t - t0, 0), maxLead)
+        return p + v * ahead
+    }
+
+    /// Forgets the state.
+    public mutating func reset() { lastTime = nil; p = 0; v = 0 }
+}

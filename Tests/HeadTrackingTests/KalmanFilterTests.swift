@@ -1,0 +1,82 @@
+// The constant-velocity Kalman filter against a plain matrix implementation of the same
+// equations, and on signals whose answer is known: a still head with noise, a steady move.
+import Foundation
+import HeadTracking
+import RenderCore
+import Testing
+
+@Suite("Kalman filter")
+struct KalmanFilterTests {
+    /// The textbook filter with 2×2 matrices: x = F x, P = F P Fᵀ + Q; K = P Hᵀ / (H P Hᵀ + r).
+    struct MatrixKalman {
+        var f: KalmanFilter   // only its parameters
+        var x = [0.0, 0.0]
+        var P = [[0.0, 0.0], [0.0, 0.0]]
+        var last: Double?
+        static func mul(_ A: [[Double]], _ B: [[Double]]) -> [[Double]] {
+            (0..<2).map { i in (0..<2).map { j in A[i][0] * B[0][j] + A[i][1] * B[1][j] } }
+        }
+        static func t(_ A: [[Double]]) -> [[Double]] { [[A[0][0], A[1][0]], [A[0][1], A[1][1]]] }
+        mutating func filter(_ z: Double, at t: Double) -> Double {
+            let r = f.measurementNoise * f.measurementNoise
+            guard let t0 = last else { x = [z, 0]; P = [[r, 0], [0, 0.25]]; last = t; return z }
+            let dt = max(0, t - t0)
+            let F = [[1, dt], [0, 1]]
+            let xp = [x[0] + dt * x[1], x[1]]
+            let nu = z - xp[0]
+            var q = f.stillNoise + pow(f.speedGain * x[1], 2)
+            if dt > 0, f.innovationGain > 0 { q = max(q, pow(f.innovationGain * abs(nu) / dt, 2) * dt) }
+            let Q = [[q * pow(dt, 3) / 3, q * dt * dt / 2], [q * dt * dt / 2, q * dt]]
+            var Pp = Self.mul(Self.mul(F, P), Self.t(F))
+            for i in 0..<2 { for j in 0..<2 { Pp[i][j] += Q[i][j] } }
+            let s = Pp[0][0] + r
+            let K = [Pp[0][0] / s, Pp[1][0] / s]
+            x = [xp[0] + K[0] * nu, xp[1] + K[1] * nu]
+            let IKH = [[1 - K[0], 0], [-K[1], 1]]
+            P = Self.mul(IKH, Pp)
+            last = max(t, t0)
+            return x[0]
+        }
+    }
+
+    static let tuned = KalmanFilter(measurementNoise: 0.002, stillNoise: 1e-5, speedGain: 3, innovationGain: 0.3, maxLead: 0.1)
+
+    @Test func agreesWithTheMatrixFormulation() {
+        var fast = Self.tuned
+        var ref = MatrixKalman(f: Self.tuned)
+        var random = SeededRandom(seed: 7)
+        var t = 0.0
+        for i in 0..<600 {
+            t += 1.0 / 30 + 0.004 * Double(random.uniform() - 0.5)     // uneven sample spacing
+            let truth = i < 200 ? 0.0 : 0.08 * sin(Double(i - 200) / 30 * .pi)
+            let z = truth + 0.002 * Double(random.normal())
+            let a = fast.filter(z, at: t), b = ref.filter(z, at: t)
+            #expect(abs(a - b) < 1e-9, "sample \(i): \(a) vs \(b)")
+            #expect(abs(fast.velocity - ref.x[1]) < 1e-7)
+        }
+    }
+
+    @Test func aStillHeadIsSmoothedWellBelowItsNoise() {
+        var f = Self.tuned
+        var random = SeededRandom(seed: 3)
+        var out: [Double] = []
+        for i in 0..<300 {
+            let y = f.filter(0.002 * Double(random.normal()), at: Double(i) / 30)
+            if i >= 60 { out.append(y) }
+        }
+        let rms = (out.map { $0 * $0 }.reduce(0, +) / Double(out.count)).squareRoot()
+        #expect(rms < 0.0008, "still output RMS \(rms * 1000) mm from 2 mm of noise")
+    }
+
+    @Test func aSteadyMoveIsFollowedWithoutLagAndPredicted() {
+        var f = Self.tuned
+        let speed = 0.25
+        for i in 0..<90 { _ = f.filter(speed * Double(i) / 30, at: Double(i) / 30) }
+        let t = 89.0 / 30
+        #expect(abs(f.position - speed * t) < 0.0005, "filtered \(f.position) vs \(speed * t)")
+        #expect(abs(f.velocity - speed) < 0.01 * speed)
+        // 50 ms ahead lands where the head will be; beyond maxLead the prediction stops.
+        #expect(abs(f.position(at: t + 0.05) - speed * (t + 0.05)) < 0.0005)
+        #expect(abs(f.position(at: t + 1) - (f.position + f.velocity * 0.1)) < 1e-12)
+    }
+}
