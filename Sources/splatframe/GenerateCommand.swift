@@ -20,7 +20,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Output .ply file.")
     var out: String?
 
-    @Option(help: "Random seed.")
+    @Option(parsing: .unconditional, help: "Random seed.")
     var seed: UInt64 = 1
 
     @Option(help: "What to make: object is a torus and a ball on a floor in a 1 m box, room the benchmark room (y up).")

@@ -15,7 +15,7 @@ struct TrackFilterCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Add seeded Gaussian noise of this σ, 0…1000 millimetres, to the raw track first (simulates a noisy tracker).",
             transform: Checked.number(in: 0...1000, "mm"))
     var noise: Double?
-    @Option(help: "Seed for --noise.") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Seed for --noise.") var seed: UInt64 = 1
 
     func run() throws {
         let spec = smoothing.filter ?? FilterSpec.default
