@@ -19,47 +19,49 @@ struct BenchCommand: ParsableCommand {
         Hermetic: no config file is read unless --config names one; the JSON records the settings used.
         """)
 
-    @Argument(help: "cube, sphere:N, generate:N (N-splat procedural scene), a scene JSON, mesh or splat file.", transform: SceneArgument.parse)
-    var scene: SceneSource = .room
-    @Option(help: "Head-track log to replay (deterministic, sampled by frame).") var track: String?
+    @OptionGroup var sceneOptions: SceneOptionGroup
     @OptionGroup var cameraOption: CameraOption
     @OptionGroup var sizeOption: SizeOption
-    @Option(help: "Measured frames per repeat, 1…1000000.", transform: Checked.integer(in: 1...1_000_000, "frames")) var frames: Int = 100
-    @Option(help: "Frames rendered first and not measured, 0…1000000.", transform: Checked.integer(in: 0...1_000_000, "frames")) var warmup: Int = 10
+    @Option(parsing: .unconditional, help: "Measured frames per repeat, 1…1000000.", transform: Checked.integer(in: 1...1_000_000, "frames")) var frames: Int = 100
+    @Option(parsing: .unconditional, help: "Frames rendered first and not measured, 0…1000000.", transform: Checked.integer(in: 0...1_000_000, "frames")) var warmup: Int = 10
     @OptionGroup var threadsOption: ThreadsOption
-    @Option(name: .customLong("repeat"), help: "Run the whole measurement R times (1…1000) and report the spread.",
+    @Option(name: .customLong("repeat"), parsing: .unconditional, help: "Run the whole measurement R times (1…1000) and report the spread.",
             transform: Checked.integer(in: 1...1000, "repeats"))
     var repeats: Int = 1
     @Option(help: "Write the machine-readable result (JSON) here.") var json: String?
     @Option(help: "A previous --json result: print the ratio against it, pair by pair.") var compare: String?
     @Option(name: .customLong("blend-kernel"),
-            help: "Splat blend kernel: lanes8 (AVX2) or blocks (AVX-512); same image (default: the one built for this CPU).",
-            transform: BlendKernel.parse)
+            help: "Splat blend kernel, lanes8 for AVX2 or blocks for AVX-512; the same image (default: the one built for this CPU).")
     var blendKernel: BlendKernel?
     @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2 | kernel=lanes8,blocks.",
             transform: SweepArgument.parse)
     var sweep: BenchmarkSweep?
     @Option(help: "With --sweep, also write the CSV here.") var csv: String?
     @Option(help: "Save the last measured frame as PNG (with --sweep: of the last point).") var out: String?
-    @Flag(name: .customLong("two-sided"), help: "Two-sided lighting for meshes (glref --two-sided).") var twoSided = false
-    @Option(name: .customLong("path-rate"), help: "Eye path / track sampling rate in frames per second, more than 0 and at most 10000.",
+    @OptionGroup var twoSidedOption: TwoSidedOption
+    @Option(name: .customLong("path-rate"), parsing: .unconditional, help: "Eye path / track sampling rate in frames per second, more than 0 and at most 10000.",
             transform: Checked.number(above: 0, upTo: 10_000, "Hz"))
     var pathRate: Double = 60
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
-    @OptionGroup var room: RoomOptions
-    @OptionGroup var lod: LODOptionGroup
+
+    func validate() throws {
+        guard replay.track == nil || cameraOption.camera == nil else {
+            throw OptionError("--track/--camera", "", "give at most one of --track LOG and --camera CAM.json")
+        }
+        if let csv, sweep == nil { throw OptionError("--csv", csv, "needs --sweep") }
+        if cameraOption.camera != nil, let sweep, sweep.parameter == "size" {
+            throw OptionError("--sweep", "size=" + sweep.values.joined(separator: ","), "a size sweep needs the off-axis eye, not --camera (its size is fixed)")
+        }
+    }
 
     func run() throws {
         try measure()
     }
 
     func measure() throws {
-        guard track == nil || cameraOption.camera == nil else {
-            throw OptionError("--track/--camera", "", "give at most one of --track LOG and --camera CAM.json")
-        }
-        if let csv, sweep == nil { throw OptionError("--csv", csv, "needs --sweep") }
+        let scene = sceneOptions.scene
         let config = try configOption.hermetic()
         let replayOptions = replay.resolved
         let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), movementScaleFlag: replayOptions.movementScale, config: config.file)
@@ -72,24 +74,20 @@ struct BenchCommand: ParsableCommand {
         base.config = config.file
         base.configPath = config.path
         base.pathRate = pathRate
-        base.twoSided = twoSided
+        base.twoSided = twoSidedOption.twoSided
         base.trackOptions = replayOptions
-        base.room = try room.room(for: scene)
-        base.lod = lod.options
+        base.room = sceneOptions.cubeRoom
+        base.lod = sceneOptions.lod.options
         if let camera = cameraOption.camera {
             let cam = try CameraFile.load(camera)
             if let size = sizeOption.size, size.width != cam.width || size.height != cam.height {
                 throw OptionError("--size", "\(size)", "differs from the camera file's \(cam.width)x\(cam.height)")
             }
-            if let sweep, sweep.parameter == "size" {
-                throw OptionError("--sweep", "size=" + sweep.values.joined(separator: ","), "a size sweep needs the off-axis eye, not --camera (its size is fixed)")
-            }
             base.eye = .camera(cam)
             base.width = cam.width; base.height = cam.height
         } else {
             base.width = sizeOption.value.width; base.height = sizeOption.value.height
-            if let track {
-                guard FileManager.default.isReadableFile(atPath: track) else { throw OptionError("--track", track, "no such file") }
+            if let track = replay.track {
                 base.eye = .track(path: track)
             } else {
                 base.eye = .figureEight

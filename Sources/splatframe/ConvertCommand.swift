@@ -5,7 +5,7 @@ import RenderCore
 import SceneIO
 import SplatLOD
 
-/// `splatframe convert IN OUT`
+/// `splatframe convert IN (--out OUT | OUT)`
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "convert",
         abstract: "Convert a scene file (splats → .ply, .splat, .spz or SOG v2; meshes and points → .ply).")
@@ -13,29 +13,36 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "Input scene file.")
     var input: String
 
-    @Argument(help: "Output file; its extension picks the format (.ply, .splat, .spz, .sog; DIR/meta.json: an unbundled SOG; DIR/lod-meta.json: a streamed SOG with levels of detail).")
-    var output: String
+    @Argument(help: ArgumentHelp("Output file, as --out gives it.", valueName: "out"))
+    var positionalOutput: String?
 
-    @Option(name: .customLong("lod-levels"), help: "Streamed SOG: levels of detail, each about half the splats of the one below (1…16; default: enough that the coarsest holds at most 16384 splats, at least 6).",
+    @Option(help: "Output file; its extension picks the format (.ply, .splat, .spz, .sog; DIR/meta.json: an unbundled SOG; DIR/lod-meta.json: a streamed SOG with levels of detail).")
+    var out: String?
+
+    @Option(name: .customLong("lod-levels"), parsing: .unconditional, help: "Streamed SOG: levels of detail, each about half the splats of the one below (1…16; default: enough that the coarsest holds at most 16384 splats, at least 6).",
             transform: Checked.integer(in: 1...16, "levels"))
     var lodLevels: Int?
 
-    @Option(name: .customLong("chunk-splats"), help: "Streamed SOG: most splats per chunk file (1024…16777216; default 65536).",
+    @Option(name: .customLong("chunk-splats"), parsing: .unconditional, help: "Streamed SOG: most splats per chunk file (1024…16777216; default 65536).",
             transform: Checked.integer(in: 1024...16_777_216, "splat counts"))
     var chunkSplats: Int = StreamedSOGWriter.defaultChunkSplats
 
-    @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 (gzip, read everywhere) or 4 (zstd streams).",
-            transform: Checked.integer(in: 3...4, "versions"))
-    var spzVersion: Int = 3
+    @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 is gzip, read everywhere; 4 has zstd streams.")
+    var spzVersion: SPZVersion = .v3
 
     @Flag(inversion: .prefixedNo, help: "SPZ: set the 'render antialiased' flag (default: copy the input's).")
     var antialiased: Bool?
+
+    func validate() throws { _ = try OutputPath.resolve(out: out, positional: positionalOutput, name: "OUT") }
+
+    /// The output file (`validate()` saw exactly one).
+    var output: String { out ?? positionalOutput ?? "" }
 
     func run() throws {
         if (output as NSString).lastPathComponent.lowercased() == "lod-meta.json" { return try writeStreamed() }
         let progress = TerminalProgress(label: "converting")
         do {
-            var spz = SPZWriteOptions(version: spzVersion)
+            var spz = SPZWriteOptions(version: spzVersion.number)
             spz.antialiased = antialiased
             let info = try SceneFile.convert(input: input, output: output, spz: spz, progress: progress.callback)
             progress.finish()

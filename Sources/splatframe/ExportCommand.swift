@@ -6,48 +6,53 @@ import Viewer
 import Bench
 import Export
 
-/// `splatframe export SCENE --track LOG --out DIR|FILE.mp4 [--fps 30] [--size WxH]`.
+/// `splatframe export SCENE --track LOG --out DIR|FILE.mp4 [--fps 30] [--size WxH] [--splat-budget N]`.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Render a head-track replay frame by frame to a PNG sequence or a video (ffmpeg).",
         discussion: "Frame i shows the log at i/fps seconds; two exports of the same log give identical frames. No config file is read unless --config names one. An --out ending in .mp4/.mkv/.mov/.webm/.gif/.avi is a video made by the ffmpeg command; anything else is a directory of frame_NNNNN.png.")
 
-    @Argument(help: "cube (the default), sphere:N, generate:N, a scene JSON, mesh or splat file.", transform: SceneArgument.parse)
-    var scene: SceneSource = .room
-    @Option(help: "Head-track log to replay.") var track: String
+    @OptionGroup var sceneOptions: SceneOptionGroup
     @Option(help: "Output directory (PNG sequence) or video file (.mp4 etc., needs ffmpeg).") var out: String
-    @Option(help: "Frames per second of the output, more than 0 and at most 1000.", transform: Checked.number(above: 0, upTo: 1000, "fps"))
+    @Option(parsing: .unconditional, help: "Frames per second of the output, more than 0 and at most 1000.", transform: Checked.number(above: 0, upTo: 1000, "fps"))
     var fps: Double = 30
     @OptionGroup var sizeOption: SizeOption
     @OptionGroup var threadsOption: ThreadsOption
-    @Option(name: .customLong("max-frames"), help: "Stop after this many frames (1…10000000).",
+    @Option(name: .customLong("max-frames"), parsing: .unconditional, help: "Stop after this many frames (1…10000000).",
             transform: Checked.integer(in: 1...10_000_000, "frames"))
     var maxFrames: Int?
     @Flag(help: "No progress bar.") var quiet = false
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var replay: ReplayOptions
-    @OptionGroup var room: RoomOptions
 
     static let videoExtensions = ["mp4", "mkv", "mov", "webm", "gif", "avi"]
+
+    func validate() throws {
+        guard replay.track != nil else { throw OptionError("--track", "", "missing: give the head-track log to replay, --track LOG") }
+        if Self.isVideo(out), FFmpegSink.findExecutable() == nil {
+            throw OptionError("--out", out, "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg); give a directory for a PNG sequence instead")
+        }
+    }
+
+    /// An output that names a video file (by its extension), not a directory of PNGs.
+    static func isVideo(_ path: String) -> Bool { videoExtensions.contains((path as NSString).pathExtension.lowercased()) }
 
     func run() throws {
         try export()
     }
 
     func export() throws {
+        let scene = sceneOptions.scene
+        let track = replay.track ?? ""
         let s = sizeOption.value
         let threads = threadsOption.count
-        guard FileManager.default.isReadableFile(atPath: track) else { throw OptionError("--track", track, "no such file") }
         let config = try configOption.hermetic()
         let replayOptions = replay.resolved
         let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), movementScaleFlag: replayOptions.movementScale, config: config.file)
-        let isVideo = Self.videoExtensions.contains((out as NSString).pathExtension.lowercased())
-        if isVideo, FFmpegSink.findExecutable() == nil {
-            throw OptionError("--out", out, "a video needs the ffmpeg command, which is not installed (apt-get install ffmpeg); give a directory for a PNG sequence instead")
-        }
+        let isVideo = Self.isVideo(out)
         let sceneObject = try BenchmarkSceneFactory.make(scene.description, screen: setup.screen.value, ownCoordinates: false,
-                                                         room: try room.room(for: scene))
+                                                         room: sceneOptions.cubeRoom, lod: sceneOptions.lod.options)
         let exporter = try ReplayExporter(scene: sceneObject, track: track, fps: fps, width: s.width, height: s.height,
                                           threads: threads, setup: setup,
                                           options: replayOptions, config: config.file, configPath: config.path,

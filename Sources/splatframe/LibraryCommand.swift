@@ -24,20 +24,24 @@ struct LibraryCommand: ParsableCommand {
 
     @Argument(help: "Folders (or files) to show, or https:// feeds: JSON lists of {name, url, thumbnail?} (default: the bundled Scenes/ and $XDG_DATA_HOME/splatframe).")
     var folders: [String] = []
-    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail size WxH in pixels, 16x9…1024x1024.", transform: ThumbnailSize.parse)
+    @Option(name: .customLong("thumbnail-size"), help: "Thumbnail size WxH in pixels, 16x9…1024x1024.")
     var thumbnailSize = ThumbnailSize(width: 256, height: 144)
     @OptionGroup var model: ModelOptionGroup
+    @OptionGroup var lod: LODOptionGroup
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var windowOptions: WindowOptions
     @OptionGroup var head: HeadOptions
 
-    func run() throws {
+    func validate() throws {
         for f in folders where !Downloader.isURL(f) && !FileManager.default.fileExists(atPath: f) {
             throw OptionError("<folders>", f, "no such file or folder")
         }
+    }
+
+    func run() throws {
         let thumb = (width: thumbnailSize.width, height: thumbnailSize.height)
-        let options = model.options(window: true)
+        let options = model.options(lod: lod, window: true)
         let threads = windowOptions.threads.count
         // Feeds are read before the window opens, so a broken one is the usual one-line error.
         let feeds = try folders.filter(Downloader.isURL).map { ($0, try LibraryFeed.entries(url: $0, options: options.download)) }
@@ -53,7 +57,7 @@ struct LibraryCommand: ParsableCommand {
 }
 
 /// `--thumbnail-size WxH`: 16x9…1024x1024 pixels.
-struct ThumbnailSize: ArgumentValue {
+struct ThumbnailSize: ArgumentGrammar {
     var width: Int
     var height: Int
 

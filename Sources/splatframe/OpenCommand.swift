@@ -15,6 +15,7 @@ struct OpenCommand: ParsableCommand {
               transform: SceneArgument.parse)
     var scene: SceneSource
     @OptionGroup var model: ModelOptionGroup
+    @OptionGroup var lod: LODOptionGroup
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
     @OptionGroup var windowOptions: WindowOptions
@@ -24,8 +25,10 @@ struct OpenCommand: ParsableCommand {
     /// Files larger than this load inside the window, with a progress bar.
     static let windowLoadBytes = 32 << 20
 
+    func validate() throws { _ = try room.room(for: scene) }
+
     func run() throws {
-        var options = model.options(window: true)
+        var options = model.options(lod: lod, window: true)
         options.cubeRoom = try room.room(for: scene)
         try Self.openWindow(scene, options: options, screenOptions: screenOptions, configOption: configOption,
                             windowOptions: windowOptions, head: head.resolved)

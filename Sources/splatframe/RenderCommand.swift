@@ -10,8 +10,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render", abstract: "Render one frame headless (no display needed) to a PNG.",
         discussion: "With --camera the scene is drawn in its own coordinates, as the camera JSON's matrices say; with --eye it is placed behind the screen and seen through the off-axis frustum.")
 
-    @Argument(help: "cube (the default), sphere:N, generate:N, a scene JSON, mesh or splat file.", transform: SceneArgument.parse)
-    var scene: SceneSource = .room
+    @OptionGroup var sceneOptions: SceneOptionGroup
     @OptionGroup var eyeOption: EyeOption
     @OptionGroup var cameraOption: CameraOption
     @OptionGroup var sizeOption: SizeOption
@@ -20,15 +19,18 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var threadsOption: ThreadsOption
     @OptionGroup var screenOptions: ScreenOptions
     @OptionGroup var configOption: ConfigOption
-    @OptionGroup var room: RoomOptions
     @OptionGroup var model: ModelOptionGroup
     @OptionGroup var stereoOptions: StereoOptions
 
-    func run() throws {
+    func validate() throws {
         guard (eyeOption.eye == nil) != (cameraOption.camera == nil) else {
             throw OptionError("--eye/--camera", "", "give exactly one of --eye X,Y,Z or --camera CAM.json")
         }
         if stereoOptions.stereo != nil, let depthOut { throw OptionError("--depth-out", depthOut, "is for mono frames; drop --stereo") }
+    }
+
+    func run() throws {
+        let scene = sceneOptions.scene
         let threads = threadsOption.count
         let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), config: try configOption.hermetic().file)
         let screen = setup.screen.value
@@ -45,9 +47,9 @@ struct RenderCommand: ParsableCommand {
             source = FixedEyeSource(eye: eyeOption.eye!.value)
             (width, height) = (sizeOption.value.width, sizeOption.value.height)
         }
-        var options = model.options()
+        var options = model.options(lod: sceneOptions.lod)
         options.videoPlayback = .frameExact
-        options.cubeRoom = try room.room(for: scene)
+        options.cubeRoom = sceneOptions.cubeRoom
         let loader = try SceneLoader.load(source: scene, options: options, progress: scene.path.flatMap(LoadProgress.reporter(for:)))
         for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let sceneObject = try cameraOption.camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)

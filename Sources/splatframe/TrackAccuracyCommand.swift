@@ -20,23 +20,20 @@ struct TrackAccuracyCommand: ParsableCommand {
         """)
 
     @Option(help: "A photo with one frontal face (PNG or JPEG) to texture the head.") var face: String
-    @Option(help: "Face back end: landmarker, blazeface (or mediapipe) or haar (default: the first that works).",
-            transform: DetectorBackend.parse)
-    var detector: DetectorBackend?
-    @Option(help: "Folder with libmediapipe.so and the models (default: the cache Scripts/fetch-webcam-models.sh fills).")
-    var models: String?
-    @Option(help: "Camera noise: standard deviation in levels, 0…50.", transform: Checked.number(in: 0...50, "levels"))
+    @OptionGroup var detectorOption: DetectorOption
+    @OptionGroup var modelsOption: WebcamModelsOption
+    @Option(parsing: .unconditional, help: "Camera noise: standard deviation in levels, 0…50.", transform: Checked.number(in: 0...50, "levels"))
     var noise: Double = 3
-    @Option(help: "Seed of the noise.", transform: Checked.integer(in: 0...Int(Int32.max), "seed")) var seed: Int = 1
+    @Option(parsing: .unconditional, help: "Seed of the noise.", transform: Checked.integer(in: 0...Int(Int32.max), "seed")) var seed: Int = 1
     @Option(help: "Write every frame (PNG) and the true eye points (truth.csv) to this folder.") var frames: String?
     @Option(name: .customLong("per-frame"), help: "Write each frame's true and measured eye midpoint and angles to this CSV.")
     var perFrame: String?
 
     func run() throws {
-        let models = WebcamModels.locate(explicit: models)
+        let models = WebcamModels.locate(explicit: modelsOption.models)
         let camera = RigCamera()
         let head = try SyntheticHead.make(models: models, photo: face, camera: camera)
-        let pipeline = try EyePipeline.best(models: models, model: camera.eyeModel, prefer: detector) {
+        let pipeline = try EyePipeline.best(models: models, model: camera.eyeModel, prefer: detectorOption.detector) {
             FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
         }
         var truth = "frame,t,segment,right_x,right_y,right_z,left_x,left_y,left_z,yaw,pitch,roll\n"

@@ -16,16 +16,19 @@ struct TrackCalibrateCommand: ParsableCommand {
         discussion: "Sit facing the screen, eyes level with the camera's axis as well as you can, at --distance metres from the camera (measure with a tape). The tracker watches for --seconds and writes ipdMM (or cameraFocalPx with --fit focal) to the config file.")
 
     @OptionGroup var input: WebcamInputOptions
-    @Option(help: "Distance from the camera to your eyes in metres, 0.2…3.", transform: Checked.number(in: 0.2...3, "m"))
+    @Option(parsing: .unconditional, help: "Distance from the camera to your eyes in metres, 0.2…3.", transform: Checked.number(in: 0.2...3, "m"))
     var distance: Double = 0.6
-    @Option(help: "Seconds to watch, 0.5…60.", transform: Checked.number(in: 0.5...60, "s")) var seconds: Double = 3
-    @Option(help: "What to fit: ipd (keep the camera's field of view) or focal (keep your IPD).") var fit: WebcamCalibration.Fit = .ipd
+    @Option(parsing: .unconditional, help: "Seconds to watch, 0.5…60.", transform: Checked.number(in: 0.5...60, "s")) var seconds: Double = 3
+    @Option(help: "What to fit: ipd keeps the camera's field of view, focal keeps your IPD.") var fit: WebcamCalibration.Fit = .ipd
     @Flag(name: .customLong("dry-run"), help: "Print the result without saving it.") var dryRun = false
     @OptionGroup var configOption: ConfigOption
 
+    func validate() throws {
+        guard input.device == nil || input.video == nil else { throw OptionError("--device/--video", "", "give at most one of --device and --video") }
+    }
+
     func run() throws {
         let what = fit
-        guard input.device == nil || input.video == nil else { throw OptionError("--device/--video", "", "give at most one of --device and --video") }
         let config = try configOption.interactive(creating: true)
         let settings = try SettingsResolver.resolve(config: config.file, configPath: config.path, flags: HeadTrackingOptions(),
                                                     geometry: ViewingSetup.resolve(config: config.file).trackingGeometry)
@@ -61,5 +64,3 @@ struct TrackCalibrateCommand: ParsableCommand {
         print("saved \(r.key) to \(path)")
     }
 }
-
-extension WebcamCalibration.Fit: ExpressibleByArgument {}

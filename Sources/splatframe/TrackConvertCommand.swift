@@ -1,4 +1,4 @@
-// TrackConvertCommand — `splatframe track convert IN OUT`: any supported log → our CSV.
+// TrackConvertCommand — `splatframe track convert IN (--out OUT | OUT)`: any supported log → our CSV.
 import ArgumentParser
 import HeadTracking
 
@@ -8,9 +8,15 @@ struct TrackConvertCommand: ParsableCommand {
         abstract: "Convert a TUM, opentrack CSV or splatframe log to splatframe CSV (t,x,y,z in screen-space metres).")
 
     @Argument(help: "Input log (TUM, opentrack CSV, or splatframe CSV).") var input: String
-    @Argument(help: "Output CSV.") var output: String
+    @Argument(help: ArgumentHelp("Output CSV, as --out gives it.", valueName: "out.csv")) var positionalOutput: String?
+    @Option(help: "Output CSV.") var out: String?
     @OptionGroup var frame: LogFrameOptions
     @OptionGroup var lenientOption: LenientOption
+
+    func validate() throws { _ = try OutputPath.resolve(out: out, positional: positionalOutput, name: "OUT.csv") }
+
+    /// The output file (`validate()` saw exactly one).
+    var output: String { out ?? positionalOutput ?? "" }
 
     func run() throws {
         var log = try PoseLogReader(lenient: lenientOption.lenient).read(path: input)

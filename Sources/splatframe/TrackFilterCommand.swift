@@ -12,10 +12,10 @@ struct TrackFilterCommand: ParsableCommand {
     @OptionGroup var smoothing: SmoothingOptions
     @Option(help: "Output CSV (filtered track).") var out: String
     @OptionGroup var lenientOption: LenientOption
-    @Option(help: "Add seeded Gaussian noise of this σ, 0…1000 millimetres, to the raw track first (simulates a noisy tracker).",
+    @Option(parsing: .unconditional, help: "Add seeded Gaussian noise of this σ, 0…1000 millimetres, to the raw track first (simulates a noisy tracker).",
             transform: Checked.number(in: 0...1000, "mm"))
     var noise: Double?
-    @Option(help: "Seed for --noise.") var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Seed for --noise.") var seed: UInt64 = 1
 
     func run() throws {
         let spec = smoothing.filter ?? FilterSpec.default

@@ -13,9 +13,9 @@ struct TrackRecordCommand: ParsableCommand {
 
     @OptionGroup var source: HeadSourceOption
     @Option(help: "Output CSV.") var out: String
-    @Option(help: "Seconds to record, more than 0 and at most 86400.", transform: Checked.number(above: 0, upTo: 86_400, "s"))
+    @Option(parsing: .unconditional, help: "Seconds to record, more than 0 and at most 86400.", transform: Checked.number(above: 0, upTo: 86_400, "s"))
     var duration: Double = 10
-    @Option(help: "Frames per second, more than 0 and at most 1000.", transform: Checked.number(above: 0, upTo: 1000, "Hz"))
+    @Option(parsing: .unconditional, help: "Frames per second, more than 0 and at most 1000.", transform: Checked.number(above: 0, upTo: 1000, "Hz"))
     var rate: Double = 60
     @OptionGroup var smoothing: SmoothingOptions
     @OptionGroup var playback: ReplayPlaybackOptions
@@ -23,16 +23,20 @@ struct TrackRecordCommand: ParsableCommand {
     @OptionGroup var lenientOption: LenientOption
     @OptionGroup var configOption: ConfigOption
 
-    func run() throws {
+    func validate() throws {
         guard let head = source.head else { throw OptionError("--head", "", "missing: give fixed:X,Y,Z, replay:LOG or udp[:HOST][:PORT]") }
+        if case .mouse = head { throw OptionError("--head", "mouse", "needs a window; use fixed:, replay: or udp") }
+        if head.isCamera { throw OptionError("--head", "\(head)", "use `splatframe track webcam` to record a camera or video") }
+    }
+
+    func run() throws {
+        let head = source.head ?? .default
         var options = HeadTrackingOptions()
         options.head = head
         smoothing.apply(to: &options)
         playback.apply(to: &options)
         frame.apply(to: &options)
         options.lenient = lenientOption.lenient
-        if case .mouse = head { throw OptionError("--head", "mouse", "needs a window; use fixed:, replay: or udp") }
-        if head.isCamera { throw OptionError("--head", "\(head)", "use `splatframe track webcam` to record a camera or video") }
         let (file, path) = try configOption.interactive()
         let setup = ViewingSetup.resolve(config: file)
         let settings = try SettingsResolver.resolve(config: file, configPath: path, flags: options, geometry: setup.trackingGeometry)

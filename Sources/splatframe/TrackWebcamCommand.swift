@@ -22,7 +22,7 @@ struct TrackWebcamCommand: ParsableCommand {
 
     @OptionGroup var input: WebcamInputOptions
     @Option(help: "Output log (CSV).") var out: String?
-    @Option(help: "Frames to process, 1…1000000000 (a file stops at its end unless this asks for more: it loops).",
+    @Option(parsing: .unconditional, help: "Frames to process, 1…1000000000 (a file stops at its end unless this asks for more: it loops).",
             transform: Checked.integer(in: 1...1_000_000_000, "frames"))
     var frames: Int?
     @Flag(help: "Print timing and tracking statistics.") var stats = false
@@ -30,11 +30,14 @@ struct TrackWebcamCommand: ParsableCommand {
     @OptionGroup var sendPose: SendPoseOption
     @OptionGroup var configOption: ConfigOption
 
-    func run() throws {
+    func validate() throws {
         guard (input.device == nil) != (input.video == nil) else { throw OptionError("--device/--video", "", "give exactly one of --device N and --video FILE") }
         guard out != nil || stats || sendPose.target != nil else {
             throw OptionError("--out/--stats/--send-pose", "", "give --out LOG.csv, --stats, --send-pose, or several")
         }
+    }
+
+    func run() throws {
         let config = try configOption.interactive()
         var options = HeadTrackingOptions()
         smoothing.apply(to: &options)

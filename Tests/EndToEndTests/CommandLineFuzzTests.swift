@@ -4,7 +4,9 @@ import Testing
 
 /// A seeded black-box fuzz of the real binary's command line: every headless command with
 /// hostile values (NaN, ±inf, 1e300, 2^31, negatives, empty and malformed text, 0x0 and huge
-/// sizes, missing, empty, odd and directory files) and the window commands with no display.
+/// sizes, missing, empty, odd and directory files; values starting with `-` right after their
+/// option, or attached as `--name=value`; outputs as `--out`, positional, both or neither) and the
+/// window commands with no display.
 /// Every run must end by exiting — 0, or 2 with exactly one `splatframe: error:` line — never by
 /// a signal or a hang. Reproducible: run i draws from `seed ^ i`.
 ///
@@ -59,7 +61,8 @@ struct CommandLineFuzzTests {
 
     @Test("the same bad value gets the same message on every command that takes the option", arguments: [
         ("--threads", "0"), ("--size", "0x0"), ("--eye", "0,0,-1"), ("--filter", "ema:9"), ("--screen-mm", "nan,3"),
-        ("--splat-budget", "-5"), ("--movement-scale", "inf"),
+        ("--splat-budget", "-5"), ("--movement-scale", "inf"), ("--eye", "-0.05,0,-0.6"), ("--head", "fixed:0,0,-0.6"),
+        ("--predict", "-5"), ("--up", "-w"), ("--detector", "x"),
     ])
     func sameMessage(option: String, value: String) throws {
         let binary = try #require(BinaryLocator.splatframe(), "build the package first")

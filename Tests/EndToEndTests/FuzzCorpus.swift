@@ -89,19 +89,19 @@ struct FuzzCorpus {
         case (.count, false): return hostile + ["2147483648", "4294967296", "infk", "1e300k", "-5k"]
         case (.vector, true): return ["1,1,1", "0.5,1,2"]
         case (.vector, false): return hostile + ["nan,0,1", "1e300,0,1", "0,0,inf"]
-        case (.eye, true): return ["0,0,0.6", "0.1,0.05,0.5", "0,0,100"]
-        case (.eye, false): return hostile + ["0,0,-1", "0,0,1e300", "0,0,0", "0,0,nan"]
+        case (.eye, true): return ["0,0,0.6", "0.1,0.05,0.5", "0,0,100", "-0.05,0,0.6", "-0.1,-0.05,0.4"]
+        case (.eye, false): return hostile + ["0,0,-1", "0,0,1e300", "0,0,0", "0,0,nan", "-0.05,0,-0.6", "0,0,100.5", "-101,0,0.6"]
         case (.size, true): return ["32x18", "16x16", "40x20"]
         case (.size, false): return hostile + ["0x0", "16384x16384", "99999x99999", "-5x3", "2147483648x1", "32x", "x18"]
         case (.screen, true): return ["600,340", "300x200"]
         case (.screen, false): return hostile + ["nan,3", "1e300,1", "-5,3", "5,3"]
         case (.filter, true): return ["none", "ema", "ema:0.5", "oneeuro:1,0,1"]
         case (.filter, false): return hostile + ["ema:9", "ema:nan", "oneeuro:1,2", "oneeuro:nan,0,1"]
-        case (.head, true): return ["fixed:0,0,0.6", "replay:\(logs[0])", "udp:127.0.0.1:47999", "mouse"]
-        case (.head, false): return hostile + ["fixed:nan,0,1", "replay:/nonexistent", "replay:", "udp:99999", "udp:1.2.3",
+        case (.head, true): return ["fixed:0,0,0.6", "fixed:-0.05,0,0.6", "replay:\(logs[0])", "udp:127.0.0.1:47999", "mouse"]
+        case (.head, false): return hostile + ["fixed:nan,0,1", "fixed:0,0,-0.6", "fixed:0,0,101", "replay:/nonexistent", "replay:", "udp:99999", "udp:1.2.3",
                                                "webcam:7", "webcam:1e300", "video:", "video:/nonexistent", "replay:\(logs[1])",
                                                "webcam:http://127.0.0.1:9/stream.mjpg", "webcam:http://", "webcam:gopher://127.0.0.1/"]
-        case (.axes, true): return ["x,y,z", "x,-z,y"]
+        case (.axes, true): return ["x,y,z", "x,-z,y", "-x,y,z"]
         case (.axes, false): return hostile + ["x,x,x", "q,r,s"]
         case (.stereo, true): return ["anaglyph", "sbs", "hsbs"]
         case (.stereo, false): return hostile + ["3d"]
@@ -158,7 +158,7 @@ struct FuzzCorpus {
         ("--back", .wall), ("--left", .wall), ("--top", .wall), ("--depth", .number), ("--no-targets", nil),
     ]
     static let modelOptions: [(String, Kind?)] = [
-        ("--up", .up), ("--room", nil), ("--cull", nil), ("--splat-budget", .budget), ("--lod", .integer), ("--no-antialias", nil),
+        ("--up", .up), ("--room", nil), ("--cull", nil), ("--two-sided", nil), ("--splat-budget", .budget), ("--lod", .integer), ("--no-antialias", nil),
         ("--lod-cache", .outDir), ("--lod-cache-limit-mb", .integer),
     ] + Self.downloadOptions
     static let downloadOptions: [(String, Kind?)] = [("--allow-http", nil), ("--max-download-mb", .integer), ("--download-cache", .outDir)]
@@ -176,21 +176,27 @@ struct FuzzCorpus {
                               ("--threads", .integer), ("--repeat", .integer), ("--json", .outFile), ("--compare", .file),
                               ("--blend-kernel", .kernel), ("--sweep", .sweep), ("--path-rate", .number), ("--screen-mm", .screen),
                               ("--movement-scale", .number), ("--filter", .filter), ("--axes", .axes), ("--splat-budget", .budget),
-                              ("--lod", .integer), ("--csv", .outFile), ("--two-sided", nil)] + Self.roomOptions),
+                              ("--lod", .integer), ("--lod-cache", .outDir), ("--csv", .outFile), ("--two-sided", nil), ("--predict", .number),
+                              ("--recenter", nil), ("--out", .outFile)] + Self.roomOptions),
             Command(words: ["export"], base: ["--track", logs[0], "--out", root.appendingPathComponent("frames").path, "--size", "32x18",
                                               "--max-frames", "2", "--quiet"], positional: [.scene],
                     options: [("--fps", .number), ("--size", .size), ("--threads", .integer), ("--max-frames", .integer), ("--track", .log),
-                              ("--out", .outDir), ("--filter", .filter), ("--predict", .number), ("--recenter", nil), ("--screen-mm", .screen)]
+                              ("--out", .outDir), ("--filter", .filter), ("--predict", .number), ("--recenter", nil), ("--screen-mm", .screen),
+                              ("--axes", .axes), ("--movement-scale", .number), ("--config", .file), ("--splat-budget", .budget), ("--lod", .integer),
+                              ("--lod-cache", .outDir)]
                     + Self.roomOptions),
             Command(words: ["info"], positional: [.file], options: [("--json", nil)] + Self.downloadOptions),
-            Command(words: ["convert"], positional: [.file, .outFile], options: [("--spz-version", .integer), ("--antialiased", nil)]),
+            // The output positional or --out (both at once: an error), as a run draws them.
+            Command(words: ["convert"], positional: [.file, .outFile],
+                    options: [("--out", .outFile), ("--spz-version", .integer), ("--antialiased", nil), ("--lod-levels", .integer)]),
             Command(words: ["generate"], positional: [.count, .outFile],
-                    options: [("--seed", .integer), ("--scene", .text), ("--sh-degree", .integer)]),
+                    options: [("--out", .outFile), ("--seed", .integer), ("--scene", .text), ("--sh-degree", .integer)]),
             Command(words: ["frustum"], base: ["--eye", "0,0,0.6"],
                     options: [("--eye", .eye), ("--screen-mm", .screen), ("--near", .number), ("--far", .number)]),
             Command(words: ["config"], options: [("--config", .file), ("--screen-mm", .screen)] + Self.headOptions),
             Command(words: ["track", "info"], positional: [.log], options: [("--lenient", nil)]),
-            Command(words: ["track", "convert"], positional: [.log, .outFile], options: [("--recenter", nil), ("--axes", .axes), ("--lenient", nil)]),
+            Command(words: ["track", "convert"], positional: [.log, .outFile],
+                    options: [("--out", .outFile), ("--recenter", nil), ("--axes", .axes), ("--lenient", nil)]),
             Command(words: ["track", "filter"], base: ["--out", root.appendingPathComponent("filtered.csv").path], positional: [.log],
                     options: [("--filter", .filter), ("--predict", .number), ("--noise", .number), ("--seed", .integer), ("--lenient", nil),
                               ("--out", .outFile)]),
@@ -229,7 +235,8 @@ struct FuzzCorpus {
     }
 
     /// One run's command (for the summary) and arguments: the base arguments, each positional
-    /// argument (sometimes left out), and one to three options, each with a drawn value.
+    /// argument (sometimes left out), and one to three options, each with a drawn value (values
+    /// that start with `-` among them) after it or attached with `=`.
     func draw(_ rng: inout SplitMix64) -> (String, [String]) {
         let all = commands()
         let c = all[Int(rng.next() % UInt64(all.count))]
@@ -247,8 +254,14 @@ struct FuzzCorpus {
         let hostile = rng.next() % 2 == 0 && !valued.isEmpty ? valued[Int(rng.next() % UInt64(valued.count))] : -1
         var args = c.words + c.base
         for (i, slot) in slots.enumerated() {
-            if let name = slot.name { args.append(name) }
-            if let kind = slot.kind { args.append(value(kind, valid: i != hostile, &rng)) }
+            switch (slot.name, slot.kind) {
+            // An option's value is the next word (`--eye -0.05,0,0.6`) or, one time in four, attached (`--eye=-0.05,0,0.6`).
+            case let (name?, kind?) where rng.next() % 4 == 0: args.append(name + "=" + value(kind, valid: i != hostile, &rng))
+            case let (name?, kind?): args += [name, value(kind, valid: i != hostile, &rng)]
+            case let (name?, nil): args.append(name)
+            case let (nil, kind?): args.append(value(kind, valid: i != hostile, &rng))
+            case (nil, nil): break
+            }
         }
         return (c.words.joined(separator: " "), args)
     }

@@ -1,9 +1,11 @@
-// GeometryValues — eye points, vectors, image sizes and screen sizes on the command line.
+// GeometryValues — eye points, vectors, image sizes and screen sizes on the command line. One
+// rule for X,Y,Z everywhere (three finite numbers), and one for an eye wherever a value is one
+// (`--eye`, `--head fixed:`): in front of the screen, within 100 m of it.
 import ArgumentParser
 import RenderCore
 
 /// Three comma-separated finite numbers `X,Y,Z`, read in double precision.
-struct Vector3Value: ArgumentValue, Equatable {
+struct Vector3Value: ArgumentGrammar, Equatable {
     var precise: SIMD3<Double>
     /// The single-precision vector renderers use.
     var value: Vec3 { Vec3(Float(precise.x), Float(precise.y), Float(precise.z)) }
@@ -20,7 +22,7 @@ struct Vector3Value: ArgumentValue, Equatable {
 
 /// An eye point in screen space (metres; x right, y up, +z toward the viewer): in front of the
 /// screen (0 < Z) and within 100 m of it.
-struct EyePoint: ArgumentValue, Equatable {
+struct EyePoint: ArgumentGrammar, Equatable {
     var precise: SIMD3<Double>
     var value: Vec3 { Vec3(Float(precise.x), Float(precise.y), Float(precise.z)) }
 
@@ -28,14 +30,20 @@ struct EyePoint: ArgumentValue, Equatable {
         guard let v = try? Vector3Value.parse(text).precise else {
             throw ArgumentRule("expected three numbers X,Y,Z in metres (screen space, Z > 0)")
         }
+        return try EyePoint(checking: v)
+    }
+
+    /// The eye rule on a point already read (`--head fixed:X,Y,Z`): 0 < Z ≤ 100 m, |X|, |Y| ≤ 100 m.
+    init(checking v: SIMD3<Double>) throws {
+        guard v.x.isFinite, v.y.isFinite, v.z.isFinite else { throw ArgumentRule("expected three numbers X,Y,Z in metres (screen space, Z > 0)") }
         guard v.z > 0 else { throw ArgumentRule("the eye must be in front of the screen (Z > 0 metres)") }
         guard v.z <= 100, abs(v.x) <= 100, abs(v.y) <= 100 else { throw ArgumentRule("the eye must be within 100 m of the screen") }
-        return EyePoint(precise: v)
+        precise = v
     }
 }
 
 /// Per-axis strengths `X,Y,Z`, each 0…10 (1 = true movement).
-struct AxisStrength: ArgumentValue, Equatable {
+struct AxisStrength: ArgumentGrammar, Equatable {
     var precise: SIMD3<Double>
 
     static func parse(_ text: String) throws -> AxisStrength {
@@ -48,7 +56,7 @@ struct AxisStrength: ArgumentValue, Equatable {
 
 /// An image size `WIDTHxHEIGHT` in pixels: each side 1…16384 and at most 67,108,864 pixels
 /// (8192×8192), so a frame's colour and depth stay within about 512 MB.
-struct PixelSize: ArgumentValue, Equatable, CustomStringConvertible {
+struct PixelSize: ArgumentGrammar, Equatable, CustomStringConvertible {
     static let maxSide = 16384
     static let maxPixels = 8192 * 8192
     var width: Int
@@ -70,7 +78,7 @@ struct PixelSize: ArgumentValue, Equatable, CustomStringConvertible {
 }
 
 /// The physical screen `WIDTH,HEIGHT` (or `WxH`) in millimetres, each 10…20000.
-struct ScreenMillimetres: ArgumentValue, Equatable {
+struct ScreenMillimetres: ArgumentGrammar, Equatable {
     var geometry: ScreenGeometry
 
     static func parse(_ text: String) throws -> ScreenMillimetres {

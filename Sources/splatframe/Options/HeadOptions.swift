@@ -2,29 +2,29 @@
 // movement, reading logs, replay playback. The window takes them all; `track` subcommands,
 // bench and export take the groups that mean something to them.
 import ArgumentParser
+import Foundation
 import HeadTracking
 import WebcamTracking
 
 /// `--head SOURCE`.
 struct HeadSourceOption: ParsableArguments {
-    @Option(name: .customLong("head"), help: "Head source: mouse, fixed:X,Y,Z, replay:LOG, udp[:HOST][:PORT], webcam[:DEVICE|URL], video:FILE.",
-            transform: HeadSourceSpec.parse)
+    @Option(name: .customLong("head"),
+            help: "Head source: mouse, fixed:X,Y,Z (an eye as --eye takes it), replay:LOG, udp[:HOST][:PORT], webcam[:DEVICE|URL], video:FILE.")
     var head: HeadSourceSpec?
 }
 
 /// `--filter SPEC` and `--predict MS`.
 struct SmoothingOptions: ParsableArguments {
-    @Option(name: .customLong("filter"), help: "Smoothing: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF] (default: the config's, else oneeuro).",
-            transform: FilterSpec.parse)
+    @Option(name: .customLong("filter"), help: "Smoothing: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF] (default: the config's, else oneeuro).")
     var filter: FilterSpec?
-    @Option(name: .customLong("predict"), help: "Predict the head MS milliseconds ahead, 0…1000 (in the window: to when each frame reaches the screen, plus MS).",
+    @Option(name: .customLong("predict"), parsing: .unconditional, help: "Predict the head MS milliseconds ahead, 0…1000 (in the window: to when each frame reaches the screen, plus MS).",
             transform: Checked.number(in: 0...1000, "ms"))
     var predict: Double?
 }
 
 /// `--movement-scale S`.
 struct MovementScaleOption: ParsableArguments {
-    @Option(name: .customLong("movement-scale"), help: "Multiplies head movement about the neutral eye, 0…20 (1 = true parallax).",
+    @Option(name: .customLong("movement-scale"), parsing: .unconditional, help: "Multiplies head movement about the neutral eye, 0…20 (1 = true parallax).",
             transform: Checked.number(in: 0...20, ""))
     var movementScale: Double?
 }
@@ -33,7 +33,7 @@ struct MovementScaleOption: ParsableArguments {
 struct LogFrameOptions: ParsableArguments {
     @Flag(name: .customLong("recenter"), help: "Logs: move the log's median position to the nominal eye (0, 0, 0.6) m (foreign logs).")
     var recenter = false
-    @Option(name: .customLong("axes"), help: "Logs: remap/negate axes before recentring, e.g. x,-z,y.", transform: AxisMapping.parse)
+    @Option(name: .customLong("axes"), help: "Logs: remap/negate axes before recentring, e.g. x,-z,y or -x,y,z.")
     var axes: AxisMapping?
 }
 
@@ -47,7 +47,7 @@ struct LenientOption: ParsableArguments {
 struct ReplayPlaybackOptions: ParsableArguments {
     @Flag(name: .customLong("loop"), help: "Replay: loop the log.")
     var loop = false
-    @Option(name: .customLong("speed"), help: "Replay: speed factor, more than 0 and at most 100 (default 1).",
+    @Option(name: .customLong("speed"), parsing: .unconditional, help: "Replay: speed factor, more than 0 and at most 100 (default 1).",
             transform: Checked.number(above: 0, upTo: 100, "×"))
     var speed: Double = 1
 }
@@ -55,14 +55,11 @@ struct ReplayPlaybackOptions: ParsableArguments {
 /// Every head-tracking option of the window (`cube`, `open`, `library`) and `config`.
 struct HeadOptions: ParsableArguments {
     @OptionGroup var source: HeadSourceOption
-    @Option(help: "Webcam face back end: landmarker (head pose), blazeface (or mediapipe) or haar (default: the first that works, in that order).",
-            transform: DetectorBackend.parse)
-    var detector: DetectorBackend?
+    @OptionGroup var detector: DetectorOption
     @OptionGroup var eye: EyeOption
     @OptionGroup var smoothing: SmoothingOptions
     @OptionGroup var movement: MovementScaleOption
-    @Option(name: .customLong("axis-strength"), help: "Per-axis movement strength X,Y,Z, each 0…10 (default 1,1,1).",
-            transform: AxisStrength.parse)
+    @Option(name: .customLong("axis-strength"), help: "Per-axis movement strength X,Y,Z, each 0…10 (default 1,1,1).")
     var axisStrength: AxisStrength?
     @Option(name: .customLong("record"), help: "Record raw and filtered poses of every frame to this CSV.")
     var record: String?
@@ -75,7 +72,7 @@ struct HeadOptions: ParsableArguments {
     var resolved: HeadTrackingOptions {
         var o = HeadTrackingOptions()
         o.head = source.head
-        o.detector = detector?.rawValue
+        o.detector = detector.detector?.rawValue
         o.eye = eye.eye?.precise
         smoothing.apply(to: &o)
         o.movementScale = movement.movementScale
@@ -89,11 +86,16 @@ struct HeadOptions: ParsableArguments {
     }
 }
 
-/// The head options that mean something to a log replayed frame by frame (`bench`, `export`).
+/// The log replayed frame by frame (`bench`, `export`) and the head options that mean something to it.
 struct ReplayOptions: ParsableArguments {
+    @Option(help: "Head-track log to replay, frame i at i/RATE s (bench: --path-rate; export: --fps).") var track: String?
     @OptionGroup var frame: LogFrameOptions
     @OptionGroup var smoothing: SmoothingOptions
     @OptionGroup var movement: MovementScaleOption
+
+    func validate() throws {
+        if let track, !FileManager.default.isReadableFile(atPath: track) { throw OptionError("--track", track, "no such file") }
+    }
 
     var resolved: HeadTrackingOptions {
         var o = HeadTrackingOptions()
@@ -118,7 +120,6 @@ extension ReplayPlaybackOptions {
 /// `--send-pose udp[:HOST][:PORT]`.
 struct SendPoseOption: ParsableArguments {
     @Option(name: .customLong("send-pose"),
-            help: "Send the filtered head pose to other apps as opentrack UDP packets: udp[:HOST][:PORT] (default 127.0.0.1:4242).",
-            transform: PoseTarget.parse)
+            help: "Send the filtered head pose to other apps as opentrack UDP packets: udp[:HOST][:PORT] (default 127.0.0.1:4242).")
     var target: PoseTarget?
 }

@@ -1,11 +1,17 @@
 // NamedValues — option values that are words or small grammars: filters, head sources, axis
-// maps, stereo modes, blend kernels, up axes, splat budgets. Each wraps the one parser of the
-// module that owns the concept and turns its error into the option's message.
+// maps, stereo modes, blend kernels, up axes, splat budgets, face detectors, SPZ versions. Each
+// wraps the one parser of the module that owns the concept and turns its error into the
+// option's message; the closed sets of words are `ArgumentChoice`s, which `--help` and shell
+// completions list.
 import ArgumentParser
 import HeadTracking
 import RenderCore
 import SplatRender
 import Viewer
+import WebcamTracking
+
+// The library's types are public, so their conformances spell out `init(argument:)`: ArgumentGrammar's
+// default is internal.
 
 /// The message of a module's spec error, without the "invalid WHAT 'VALUE':" ArgumentParser already says.
 private func rule(_ error: Error) -> ArgumentRule {
@@ -13,55 +19,85 @@ private func rule(_ error: Error) -> ArgumentRule {
     return ArgumentRule("\(error)")
 }
 
-extension FilterSpec: ArgumentValue {
+extension FilterSpec: ArgumentGrammar {
+    public init?(argument: String) { guard let value = try? Self.parse(argument) else { return nil }; self = value }
+
     static func parse(_ text: String) throws -> FilterSpec {
         do { return try FilterSpec(parsing: text) } catch { throw rule(error) }
     }
+
+    public static var defaultCompletionKind: CompletionKind { .list(["none", "ema", "oneeuro"]) }
 }
 
-extension HeadSourceSpec: ArgumentValue {
+extension HeadSourceSpec: ArgumentGrammar {
+    public init?(argument: String) { guard let value = try? Self.parse(argument) else { return nil }; self = value }
+
+    /// The source `text` names; a `fixed:X,Y,Z` eye obeys `--eye`'s rule (in front of the screen,
+    /// within 100 m of it).
     static func parse(_ text: String) throws -> HeadSourceSpec {
-        do { return try HeadSourceSpec(parsing: text) } catch { throw rule(error) }
+        let spec: HeadSourceSpec
+        do { spec = try HeadSourceSpec(parsing: text) } catch { throw rule(error) }
+        if case .fixed(let eye) = spec { _ = try EyePoint(checking: eye) }
+        return spec
     }
+
+    public static var defaultCompletionKind: CompletionKind { .list(["mouse", "webcam", "udp", "fixed:0,0,0.6"]) }
 }
 
-extension PoseTarget: ArgumentValue {
+extension PoseTarget: ArgumentGrammar {
+    public init?(argument: String) { guard let value = try? Self.parse(argument) else { return nil }; self = value }
+
     static func parse(_ text: String) throws -> PoseTarget {
         do { return try PoseTarget(parsing: text) } catch { throw rule(error) }
     }
 }
 
-extension AxisMapping: ArgumentValue {
+extension AxisMapping: ArgumentGrammar {
+    public init?(argument: String) { guard let value = try? Self.parse(argument) else { return nil }; self = value }
+
     static func parse(_ text: String) throws -> AxisMapping {
         do { return try AxisMapping(parsing: text) } catch { throw rule(error) }
     }
 }
 
-extension StereoMode: ArgumentValue {
+extension StereoMode: ArgumentGrammar {
+    public init?(argument: String) { guard let value = try? Self.parse(argument) else { return nil }; self = value }
+
     static func parse(_ text: String) throws -> StereoMode {
-        guard let m = StereoMode(name: text) else { throw ArgumentRule("expected anaglyph, anaglyph:plain, sbs or hsbs") }
+        guard let m = StereoMode(name: text) else { throw ArgumentRule("expected \(listed(allValueStrings))") }
         return m
     }
+
+    public static var allValueStrings: [String] { ["anaglyph", "anaglyph:plain", "sbs", "hsbs"] }
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
-extension BlendKernel: ArgumentValue {
-    static func parse(_ text: String) throws -> BlendKernel {
-        guard let k = BlendKernel(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw ArgumentRule("expected lanes8 or blocks")
-        }
-        return k
-    }
+extension BlendKernel: ArgumentChoice {}
+
+extension UpAxis: ArgumentChoice {
+    /// `y`, `+y`, `-y`, … (case-insensitive).
+    public init?(argument: String) { self.init(parsing: argument) }
 }
 
-extension UpAxis: ArgumentValue {
-    static func parse(_ text: String) throws -> UpAxis {
-        guard let a = UpAxis(parsing: text) else { throw ArgumentRule("expected one of y, -y, z, -z, x, -x") }
-        return a
-    }
+extension DetectorBackend: ArgumentChoice {
+    /// A back end's name; `mediapipe` (its name before the landmarker) means BlazeFace.
+    public init?(argument: String) { self.init(name: argument) }
+}
+
+extension WebcamCalibration.Fit: ArgumentChoice {}
+
+/// `--spz-version`: the SPZ versions `convert` writes.
+enum SPZVersion: String, ArgumentChoice {
+    /// gzip, read everywhere.
+    case v3 = "3"
+    /// zstd streams.
+    case v4 = "4"
+
+    var number: Int { self == .v3 ? 3 : 4 }
 }
 
 /// `--splat-budget`: a splat count (`150000`, `150k`, `1.5M`), or `none`/`off` for no budget.
-struct SplatBudget: ArgumentValue, Equatable {
+struct SplatBudget: ArgumentGrammar, Equatable {
     /// Splats a frame may draw; nil draws every splat.
     var splats: Int?
     static let maxSplats = 1_000_000_000

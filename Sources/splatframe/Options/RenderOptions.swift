@@ -9,7 +9,7 @@ import Workers
 
 /// `--threads T`: render threads (window, render, bench, export, library).
 struct ThreadsOption: ParsableArguments {
-    @Option(help: "Render threads, 1…256 (default: one per core).", transform: Checked.integer(in: 1...256, "threads"))
+    @Option(parsing: .unconditional, help: "Render threads, 1…256 (default: one per core).", transform: Checked.integer(in: 1...256, "threads"))
     var threads: Int?
 
     /// The threads to use: the flag's, else one per core.
@@ -18,7 +18,7 @@ struct ThreadsOption: ParsableArguments {
 
 /// `--size WxH`: the window's or the image's size in pixels.
 struct SizeOption: ParsableArguments {
-    @Option(help: "Window or image size WxH in pixels (default 1280x720; with --camera, the camera's).", transform: PixelSize.parse)
+    @Option(help: "Window or image size WxH in pixels (default 1280x720; with --camera, the camera's).")
     var size: PixelSize?
 
     /// The flag's size, else 1280×720.
@@ -27,7 +27,7 @@ struct SizeOption: ParsableArguments {
 
 /// `--eye X,Y,Z`: a fixed eye in screen space.
 struct EyeOption: ParsableArguments {
-    @Option(help: "Fixed eye position X,Y,Z in metres (screen space, Z > 0); in the window it overrides --head.", transform: EyePoint.parse)
+    @Option(help: "Fixed eye position X,Y,Z in metres (screen space, 0 < Z ≤ 100, e.g. -0.05,0,0.6); in the window it overrides --head.")
     var eye: EyePoint?
 }
 
@@ -39,8 +39,7 @@ struct CameraOption: ParsableArguments {
 
 /// `--screen-mm W,H`: the physical screen size.
 struct ScreenOptions: ParsableArguments {
-    @Option(name: .customLong("screen-mm"), help: "Physical screen size W,H in millimetres, 10…20000 each (default: the config file's, the display's, else 600,340).",
-            transform: ScreenMillimetres.parse)
+    @Option(name: .customLong("screen-mm"), help: "Physical screen size W,H in millimetres, 10…20000 each (default: the config file's, the display's, else 600,340).")
     var screenMM: ScreenMillimetres?
 
     /// The flag's screen, if given.
@@ -73,10 +72,9 @@ struct ConfigOption: ParsableArguments {
 
 /// `--stereo MODE` and `--ipd MM` for the window and `render`.
 struct StereoOptions: ParsableArguments {
-    @Option(help: "Stereo: anaglyph (red/cyan, Dubois), anaglyph:plain, sbs (full side by side), hsbs (half side by side).",
-            transform: StereoMode.parse)
+    @Option(help: "Stereo: anaglyph is red/cyan (Dubois), anaglyph:plain the plain channel split, sbs full side by side, hsbs half side by side.")
     var stereo: StereoMode?
-    @Option(help: "Inter-pupillary distance in millimetres for stereo, 40…90, where the tracker does not measure both eyes.",
+    @Option(parsing: .unconditional, help: "Inter-pupillary distance in millimetres for stereo, 40…90 (default 63), where the tracker does not measure both eyes.",
             transform: Checked.number(in: 40...90, "mm"))
     var ipd: Double = 63
 

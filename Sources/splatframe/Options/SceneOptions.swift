@@ -1,4 +1,5 @@
-// SceneOptions — how a scene is chosen and drawn: the room's walls, model placement, level of detail.
+// SceneOptions — how a scene is chosen and drawn: the headless commands' one scene group (SCENE,
+// the room's walls, level of detail), model placement, downloads.
 import ArgumentParser
 import Downloads
 import Foundation
@@ -16,7 +17,7 @@ struct RoomOptions: ParsableArguments {
     @Option(help: "Picture or video for the right wall.") var right: String?
     @Option(help: "Picture or video for the ceiling.") var top: String?
     @Option(help: "Picture or video for the floor.") var bottom: String?
-    @Option(help: "Room depth behind the screen in metres, more than 0 and at most 100 (default: the screen width).",
+    @Option(parsing: .unconditional, help: "Room depth behind the screen in metres, more than 0 and at most 100 (default: the screen width).",
             transform: Checked.number(above: 0, upTo: 100, "m"))
     var depth: Double?
     @Flag(help: "Hide the floating targets.") var noTargets = false
@@ -45,27 +46,49 @@ struct RoomOptions: ParsableArguments {
     }
 }
 
-/// How model files are placed and drawn.
+/// The scene a headless command draws (`render`, `bench`, `export`): SCENE, the room's walls and
+/// the level of detail, one group so that each takes the same scenes under the same options.
+struct SceneOptionGroup: ParsableArguments {
+    @Argument(help: "cube (the default), sphere:N, generate:N (an N-splat procedural scene), a scene JSON, a mesh or splat file.",
+              transform: SceneArgument.parse)
+    var scene: SceneSource = .room
+    @OptionGroup var room: RoomOptions
+    @OptionGroup var lod: LODOptionGroup
+
+    func validate() throws { _ = try room.room(for: scene) }
+
+    /// The room the options describe, for the room scenes (nil: none given); checked by `validate()`.
+    var cubeRoom: SceneDescription? { (try? room.room(for: scene)) ?? nil }
+}
+
+/// `--two-sided`, for the window, `render` and `bench`.
+struct TwoSidedOption: ParsableArguments {
+    @Flag(name: .customLong("two-sided"),
+          help: "Light back faces as if they were front faces (glref --two-sided). Mesh files are lit so anyway except in bench --camera; in bench it covers the built-in room and sphere too.")
+    var twoSided = false
+}
+
+/// How model files are placed and drawn (the window commands and `render`; the level of detail is
+/// `LODOptionGroup`, beside it).
 struct ModelOptionGroup: ParsableArguments {
-    @Option(help: "Model axis shown as up: y, -y, z, -z, x, -x (default: saved placement, else y for meshes, -y for splats).",
-            transform: UpAxis.parse)
+    @Option(help: "Model axis shown as up (default: saved placement, else y for meshes, -y for splats).")
     var up: UpAxis?
     @Flag(help: "Show the model inside the parallax-cube room.") var room = false
     @Flag(help: "Cull back faces of meshes (closed, consistently wound meshes).") var cull = false
-    @Flag(help: "Light back faces of meshes as if they were front faces.") var twoSided = false
+    @OptionGroup var twoSided: TwoSidedOption
     @Flag(inversion: .prefixedNo, help: "Splats: Mip-Splatting-style opacity compensation against aliasing (default: as the file says — an .spz may flag it — else off, the 3DGS reference image).")
     var antialias: Bool?
-    @OptionGroup var lod: LODOptionGroup
     @OptionGroup var download: DownloadOptionGroup
 
-    /// The options; `window`: level-of-detail trees are cached in `$XDG_CACHE_HOME/splatframe/lod`
-    /// unless `--lod-cache` names a folder (render, bench and export touch no cache by default).
-    func options(defaultTwoSided: Bool = true, window: Bool = false) -> SceneLoader.ModelOptions {
+    /// The options, drawn under `lod`; `window`: level-of-detail trees are cached in
+    /// `$XDG_CACHE_HOME/splatframe/lod` unless `--lod-cache` names a folder (render, bench and
+    /// export touch no cache by default).
+    func options(lod: LODOptionGroup, defaultTwoSided: Bool = true, window: Bool = false) -> SceneLoader.ModelOptions {
         var o = SceneLoader.ModelOptions()
         o.up = up
         o.room = room
         o.cullBackFaces = cull
-        o.twoSided = twoSided || defaultTwoSided
+        o.twoSided = twoSided.twoSided || defaultTwoSided
         o.antialias = antialias
         o.lod = lod.options(defaultCache: window ? LODCache.defaultFolder() : nil)
         o.download = download.options(defaultCache: window ? DownloadOptions.defaultCacheFolder() : nil)
@@ -75,7 +98,7 @@ struct ModelOptionGroup: ParsableArguments {
 
 /// Scenes named by an `https://` URL: where downloads are kept, how large they may be, plain http.
 struct DownloadOptionGroup: ParsableArguments {
-    @Option(name: .customLong("max-download-mb"), help: "Largest file a URL may download, in megabytes (default 2048).",
+    @Option(name: .customLong("max-download-mb"), parsing: .unconditional, help: "Largest file a URL may download, in megabytes (default 2048).",
             transform: Checked.integer(in: 1...(1 << 24), "MB"))
     var maxDownloadMB: Int?
     @Flag(name: .customLong("allow-http"), help: "Allow plain http:// URLs and redirects (default: https only).")
@@ -98,16 +121,15 @@ struct DownloadOptionGroup: ParsableArguments {
 struct LODOptionGroup: ParsableArguments {
     @Option(name: .customLong("splat-budget"),
             help: ArgumentHelp("Most splats a frame draws, e.g. 150k, or none (default \(LODOptions.defaultBudget)).",
-                               discussion: "Streamed SOGs are drawn under it. A plain capture (PLY, .splat, .spz, SOG) gets levels of detail built for it when a budget is named, or by default when it holds more than \(LODOptions.wholeCaptureLimit / 1000)k splats; none always draws it whole."),
-            transform: SplatBudget.parse)
+                               discussion: "Streamed SOGs are drawn under it. A plain capture (PLY, .splat, .spz, SOG) gets levels of detail built for it when a budget is named, or by default when it holds more than \(LODOptions.wholeCaptureLimit / 1000)k splats; none always draws it whole."))
     var splatBudget: SplatBudget?
-    @Option(name: .customLong("lod"), help: "Streamed SOG or a capture with levels of detail: draw level N everywhere (0 = finest, up to 63), ignoring the budget.",
+    @Option(name: .customLong("lod"), parsing: .unconditional, help: "Streamed SOG or a capture with levels of detail: draw level N everywhere (0 = finest, up to 63), ignoring the budget.",
             transform: Checked.integer(in: 0...63, "levels"))
     var lod: Int?
     @Option(name: .customLong("lod-cache"),
             help: ArgumentHelp("Folder that keeps plain captures' levels of detail (default: the window uses $XDG_CACHE_HOME/splatframe/lod; render, bench and export build in memory).", valueName: "dir"))
     var lodCache: String?
-    @Option(name: .customLong("lod-cache-limit-mb"), help: "Most megabytes the level-of-detail cache holds; least recently used trees go first (default 8192).",
+    @Option(name: .customLong("lod-cache-limit-mb"), parsing: .unconditional, help: "Most megabytes the level-of-detail cache holds; least recently used trees go first (default 8192).",
             transform: Checked.integer(in: 1...(1 << 30), "MB"))
     var lodCacheLimitMB: Int?
 

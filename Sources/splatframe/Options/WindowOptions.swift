@@ -6,18 +6,18 @@ struct WindowOptions: ParsableArguments {
     @OptionGroup var size: SizeOption
     @Flag(help: "Start fullscreen.") var fullscreen = false
     @OptionGroup var threads: ThreadsOption
-    @Option(name: .customLong("stats-every"), help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",
+    @Option(name: .customLong("stats-every"), parsing: .unconditional, help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",
             transform: Checked.number(in: 0.1...3600, "s"))
     var statsEvery: Double?
     @OptionGroup var stereo: StereoOptions
     /// Tests: `FRAME:PATH` pushes an SDL drop event for PATH at that frame (the real drop path).
-    @Option(name: .customLong("test-drop"), help: .hidden, transform: TestDrop.parse) var testDrop: TestDrop?
+    @Option(name: .customLong("test-drop"), help: .hidden) var testDrop: TestDrop?
     /// Tests and soak runs: quit after this many frames.
-    @Option(name: .customLong("frames"), help: .hidden, transform: Checked.integer(in: 1...1_000_000_000, "frames")) var frames: Int?
+    @Option(name: .customLong("frames"), parsing: .unconditional, help: .hidden, transform: Checked.integer(in: 1...1_000_000_000, "frames")) var frames: Int?
 }
 
 /// `--test-drop FRAME:PATH`.
-struct TestDrop: ArgumentValue {
+struct TestDrop: ArgumentGrammar {
     var frame: Int
     var path: String
 
