@@ -86,7 +86,10 @@ let package = Package(
         // The block blend kernel compiled again for AVX-512 (its sources are SplatRender's: Shared/ links them).
         .target(name: "SplatRenderAVX512", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fastAVX512),
         .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD", "SplatRenderAVX512"], swiftSettings: fast),
-        .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
+        // Read-only ZIP archives (libzip): bundled SOGs, MediaPipe's model bundle.
+        .target(name: "ZipReading", dependencies: ["CZip"]),
+        // SceneIO writes bundled SOGs with libzip itself (CZip); it reads them through ZipReading.
+        .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "ZipReading", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         // Levels of detail built for any splat cloud (written as streamed SOG by SceneIO).
         .target(name: "SplatLOD", dependencies: ["RenderCore", "SceneIO", "Workers"], swiftSettings: fast + optimisedInDebug),
         // Scenes posted online: one HTTPS file into a cache keyed by its URL (revalidated, resumable, bounded).
@@ -97,7 +100,7 @@ let package = Package(
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
-        .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "SceneIO", "Workers", "CWebcam"]),
+        .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "ZipReading", "Workers", "CWebcam"]),
         // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
         .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural"]),
         .target(name: "Viewer",
@@ -124,6 +127,7 @@ let package = Package(
                     swiftSettings: simdFlags),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "CSIMD", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
+        .testTarget(name: "ZipReadingTests", dependencies: ["ZipReading", "CZip", "TestSupport"]),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
         .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "RenderCore", "TestSupport"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
