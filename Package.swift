@@ -2,11 +2,14 @@
 // SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
 // Module graph (dependencies point one way, top to bottom):
 //   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
+//     (ZipReading ← SceneIO, WebcamTracking: read-only ZIP archives)
 //     (SceneIO ← SplatLOD: levels of detail for plain captures)
 //     (Downloads ← Viewer: scenes opened from a URL)
 //     (SceneIO ← AssimpImport: glTF/FBX/COLLADA/3DS in the importer child process, linked only by splatframe)
 //     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
+// Libraries speak in values: their errors name no command-line flag (splatframe's ErrorWording
+// words them with its flags), and the executable gives SceneIO its importer child's command.
 import Foundation
 import PackageDescription
 
