@@ -2,11 +2,14 @@
 // SplatFrame: a head-tracked "window into 3D" viewer with CPU renderers.
 // Module graph (dependencies point one way, top to bottom):
 //   RenderCore, Workers, JSONInput ← Settings; RenderCore, Workers, Settings ← ImageIO, TriangleRaster, SplatRender, SceneIO, HeadTracking, Procedural
+//     (ZipReading ← SceneIO, WebcamTracking: read-only ZIP archives)
 //     (SceneIO, SplatRender ← SplatLOD: level of detail — trees built and cached, streamed and selected under a budget)
 //     (Downloads ← Viewer: scenes opened from a URL)
 //     (SceneIO ← AssimpImport: glTF/FBX/COLLADA/3DS in the importer child process, linked only by splatframe)
 //     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
+// Libraries speak in values: their errors name no command-line flag (splatframe's ErrorWording
+// words them with its flags), and the executable gives SceneIO its importer child's command.
 import Foundation
 import PackageDescription
 
@@ -86,7 +89,10 @@ let package = Package(
         // The block blend kernel compiled again for AVX-512 (its sources are SplatRender's: Shared/ links them).
         .target(name: "SplatRenderAVX512", dependencies: ["RenderCore", "CSIMD"], swiftSettings: fastAVX512),
         .target(name: "SplatRender", dependencies: ["RenderCore", "Workers", "CSIMD", "SplatRenderAVX512"], swiftSettings: fast),
-        .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
+        // Read-only ZIP archives (libzip): bundled SOGs, MediaPipe's model bundle.
+        .target(name: "ZipReading", dependencies: ["CZip"]),
+        // SceneIO writes bundled SOGs with libzip itself (CZip); it reads them through ZipReading.
+        .target(name: "SceneIO", dependencies: ["RenderCore", "JSONInput", "ImageIO", "Workers", "ZipReading", "CZlib", "CZstd", "CWebP", "CZip"], swiftSettings: fast),
         // Level of detail, in one home: a plain capture's tree built (merges, level errors) and cached,
         // and a streamed SOG drawn under a budget — the selection, the chunk store, the streaming and
         // the frame's assembly, behind `SplatLevelsOfDetail` (the tree's file is SceneIO's StreamedSOG).
@@ -99,7 +105,7 @@ let package = Package(
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
-        .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "SceneIO", "Workers", "CWebcam"]),
+        .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "ZipReading", "Workers", "CWebcam"]),
         // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
         .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural"]),
         .target(name: "Viewer",
@@ -126,6 +132,7 @@ let package = Package(
                     swiftSettings: simdFlags),
         .testTarget(name: "SplatRenderTests", dependencies: ["SplatRender", "CSIMD", "SceneIO", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),
+        .testTarget(name: "ZipReadingTests", dependencies: ["ZipReading", "CZip", "TestSupport"]),
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
         .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "SplatRender", "RenderCore", "TestSupport"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),

@@ -8,9 +8,10 @@ public struct DownloadOptions: Sendable, Equatable {
     /// folder the caller removes (`DownloadResult.temporaryFolder`): render, bench and export
     /// touch no cache unless a flag names one.
     public var cacheFolder: String?
-    /// Largest file accepted, bytes (`--max-download-mb`, default 2048 MB).
+    /// Largest file accepted, bytes (default 2048 MB); a larger one is `DownloadError.tooLarge`.
     public var maxBytes: Int64 = 2048 << 20
-    /// Plain `http://` allowed (`--allow-http`); otherwise only HTTPS, redirects included.
+    /// Plain `http://` allowed; otherwise only HTTPS, redirects included (`DownloadError.insecureScheme`,
+    /// `.insecureRedirect`).
     public var allowHTTP = false
     /// Longest wait for a connection, seconds.
     public var connectTimeout: Double = 20
@@ -31,14 +32,6 @@ public struct DownloadOptions: Sendable, Equatable {
         if let h = environment["HOME"], !h.isEmpty { return h + "/.cache/splatframe/downloads" }
         return nil
     }
-}
-
-/// Why a download failed, in one line naming the URL.
-public struct DownloadError: Error, CustomStringConvertible, Sendable {
-    public let url: String
-    public let reason: String
-    public init(url: String, reason: String) { self.url = url; self.reason = reason }
-    public var description: String { "\(url): \(reason)" }
 }
 
 /// A finished download.

@@ -5,7 +5,7 @@
 // server gave validators) and are renamed into place before `entry.json` is written. A cached
 // entry is revalidated (If-None-Match / If-Modified-Since); when the server cannot be reached the
 // cached copy is used with a note. One process at a time works on an entry (flock on `.lock`).
-// Every failure is one line naming the URL.
+// Every failure is a `DownloadError` naming the URL (one line, no command-line flag).
 import CCurl
 import Foundation
 import RenderCore
@@ -32,15 +32,15 @@ public enum Downloader {
     /// Downloads `url` (or finds it in the cache).
     /// - Parameters:
     ///   - progress: (bytes so far, total when known), from the transfer's thread.
-    ///   - cancelled: polled during the transfer; true stops it (an error "stopped").
+    ///   - cancelled: polled during the transfer; true stops it (`DownloadError.cancelled`).
     public static func fetch(_ url: String, options: DownloadOptions, progress: ((Int64, Int64?) -> Void)? = nil,
                              cancelled: (() -> Bool)? = nil) throws -> DownloadResult {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty else {
-            throw DownloadError(url: url, reason: "not an http(s) URL with a host")
+            throw DownloadError.notAURL(url: url)
         }
         if scheme == "http" && !options.allowHTTP {
-            throw DownloadError(url: url, reason: "plain http is refused (add --allow-http to allow it)")
+            throw DownloadError.insecureScheme(url: url, scheme: scheme)
         }
         let fm = FileManager.default
         var temporary: String?
@@ -53,10 +53,10 @@ public enum Downloader {
         }
         let folder = (root as NSString).appendingPathComponent(StableHash.hex(url))
         do { try fm.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw DownloadError(url: url, reason: "cannot make the download folder \(folder): \(error.localizedDescription)")
+            throw DownloadError.failed(url: url, reason: "cannot make the download folder \(folder): \(error.localizedDescription)")
         }
         let lock = open((folder as NSString).appendingPathComponent(".lock"), O_CREAT | O_RDWR, 0o644)
-        guard lock >= 0 else { throw DownloadError(url: url, reason: "cannot lock \(folder): \(String(cString: strerror(errno)))") }
+        guard lock >= 0 else { throw DownloadError.failed(url: url, reason: "cannot lock \(folder): \(String(cString: strerror(errno)))") }
         defer { close(lock) }
         flock(lock, LOCK_EX)
         do {
@@ -100,7 +100,7 @@ public enum Downloader {
         }
         if !fm.fileExists(atPath: partPath) { _ = fm.createFile(atPath: partPath, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: partPath) else {
-            throw DownloadError(url: url, reason: "cannot write \(partPath)")
+            throw DownloadError.failed(url: url, reason: "cannot write \(partPath)")
         }
         _ = try? handle.seekToEnd()
         let transfer = HTTPTransfer(url: url, options: options, file: handle, existingBytes: existing, progress: progress, cancelled: cancelled)
@@ -113,12 +113,12 @@ public enum Downloader {
             return DownloadResult(path: finalPath, fromCache: true, note: nil)
         }
         if code != CURLE_OK || !(transfer.status == 200 || transfer.status == 206) {
-            let reason = describe(code, detail: detail, transfer: transfer, options: options)
+            let failure = describe(code, detail: detail, url: url, transfer: transfer, options: options)
             // Keep what arrived for a resume only when the server named the version it sent.
             let validators = DownloadEntry(url: url, name: name, size: 0, etag: transfer.responseHeaders["etag"],
                                            lastModified: transfer.responseHeaders["last-modified"])
             if cached == nil, (transfer.status == 200 || transfer.status == 206), transfer.received > 0,
-               validators.etag != nil || validators.lastModified != nil, transfer.stopReason == nil || transfer.stopReason == "stopped" {
+               validators.etag != nil || validators.lastModified != nil, transfer.stop == nil || transfer.stop == .cancelled {
                 try? validators.write(partInfoPath)
             } else {
                 try? fm.removeItem(atPath: partPath)
@@ -126,18 +126,18 @@ public enum Downloader {
             }
             if let c = cached, isUnreachable(code) {
                 return DownloadResult(path: finalPath, fromCache: true,
-                                      note: "could not ask the server whether \(url) changed (\(reason)); using the copy downloaded \(c.downloaded)")
+                                      note: "could not ask the server whether \(url) changed (\(failure.reason)); using the copy downloaded \(c.downloaded)")
             }
-            throw DownloadError(url: url, reason: reason)
+            throw failure
         }
         let size = (try? fm.attributesOfItem(atPath: partPath)[.size] as? Int64) ?? 0
         if let declared = transfer.contentLength, size != (transfer.appended ? existing : 0) + declared {
             try? fm.removeItem(atPath: partPath)
-            throw DownloadError(url: url, reason: "received \(size) bytes where the server announced \(declared)")
+            throw DownloadError.failed(url: url, reason: "received \(size) bytes where the server announced \(declared)")
         }
         try? fm.removeItem(atPath: finalPath)
         do { try fm.moveItem(atPath: partPath, toPath: finalPath) } catch {
-            throw DownloadError(url: url, reason: "cannot keep the download: \(error.localizedDescription)")
+            throw DownloadError.failed(url: url, reason: "cannot keep the download: \(error.localizedDescription)")
         }
         try? fm.removeItem(atPath: partInfoPath)
         var entry = DownloadEntry(url: url, name: name, size: size, etag: transfer.responseHeaders["etag"],
@@ -152,17 +152,29 @@ public enum Downloader {
         [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_COULDNT_RESOLVE_PROXY].contains(code)
     }
 
-    /// One line for a failed transfer.
-    static func describe(_ code: CURLcode, detail: String, transfer: HTTPTransfer, options: DownloadOptions) -> String {
-        if let reason = transfer.stopReason { return reason }
+    /// The error of a failed transfer.
+    static func describe(_ code: CURLcode, detail: String, url: String, transfer: HTTPTransfer,
+                         options: DownloadOptions) -> DownloadError {
+        switch transfer.stop {
+        case .cancelled?: return .cancelled(url: url)
+        case let .tooLarge(bytes)?: return .tooLarge(url: url, bytes: bytes, limit: options.maxBytes)
+        case let .writeFailed(reason)?: return .failed(url: url, reason: "cannot write the download: \(reason)")
+        case nil: break
+        }
         let text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if code == CURLE_UNSUPPORTED_PROTOCOL && !options.allowHTTP { return .insecureRedirect(url: url, detail: text) }
+        if code == CURLE_FILESIZE_EXCEEDED { return .tooLarge(url: url, bytes: transfer.announcedSize, limit: options.maxBytes) }
+        return .failed(url: url, reason: reason(code, text: text, transfer: transfer, options: options))
+    }
+
+    /// One line for a failed transfer that is none of `DownloadError`'s named cases.
+    static func reason(_ code: CURLcode, text: String, transfer: HTTPTransfer, options: DownloadOptions) -> String {
         switch code {
         case CURLE_OK: return "the server answered \(transfer.status), not the file"
         case CURLE_HTTP_RETURNED_ERROR:
             return "the server answered \(transfer.status)\(HTTPStatus.phrase(transfer.status).map { " \($0)" } ?? "")"
         case CURLE_TOO_MANY_REDIRECTS: return "more than \(options.maxRedirects) redirects"
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            return options.allowHTTP ? "unsupported protocol (\(text))" : "redirected away from https (\(text)); add --allow-http to allow plain http"
+        case CURLE_UNSUPPORTED_PROTOCOL: return "unsupported protocol (\(text))"
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM:
             return "the server's TLS certificate is not trusted (\(text))"
         case CURLE_OPERATION_TIMEDOUT:
@@ -171,8 +183,6 @@ public enum Downloader {
                 : "timed out: less than 100 bytes/s for \(Int(options.stallTimeout)) s, or over \(Int(options.totalTimeout)) s in all (\(text))"
         case CURLE_PARTIAL_FILE:
             return "the connection closed early (\(text)); run again to resume"
-        case CURLE_FILESIZE_EXCEEDED:
-            return "the file is over the \(options.maxBytes >> 20) MB limit (--max-download-mb)"
         default: return text
         }
     }

@@ -13,8 +13,18 @@ final class HTTPTransfer {
     private(set) var responseHeaders: [String: String] = [:]
     /// Body bytes written.
     private(set) var received: Int64 = 0
-    /// Set when our own check stopped the transfer.
-    private(set) var stopReason: String?
+    /// Why our own check stopped the transfer, if it did.
+    private(set) var stop: Stop?
+
+    /// What stopped a transfer from inside (libcurl then reports a write or callback error).
+    enum Stop: Equatable {
+        /// The caller's `cancelled` said so.
+        case cancelled
+        /// Over `DownloadOptions.maxBytes`; `bytes` is the announced size when there was one.
+        case tooLarge(bytes: Int64?)
+        /// The body could not be written to the file.
+        case writeFailed(String)
+    }
 
     private let url: String
     private let options: DownloadOptions
@@ -36,6 +46,9 @@ final class HTTPTransfer {
     var appended: Bool { appending }
     /// The body's declared length, if any.
     var contentLength: Int64? { responseHeaders["content-length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } }
+    /// The whole file's size as the response announced it: its length, after the bytes already
+    /// here when it continues them (a 206 answer), else nil.
+    var announcedSize: Int64? { contentLength.map { (status == 206 ? offset : 0) + $0 } }
 
     /// Runs the transfer; returns libcurl's result and its error text.
     func perform() -> (CURLcode, String) {
@@ -79,7 +92,7 @@ final class HTTPTransfer {
         }, me)
         _ = ccurl_set_progress(curl, { user, total, now, _, _ in
             let t = Unmanaged<HTTPTransfer>.fromOpaque(user!).takeUnretainedValue()
-            if t.cancelled?() == true { t.stopReason = "stopped"; return 1 }
+            if t.cancelled?() == true { t.stop = .cancelled; return 1 }
             t.progress?(t.offsetIfAppending + Int64(now), total > 0 ? t.offsetIfAppending + Int64(total) : nil)
             return 0
         }, me)
@@ -108,20 +121,20 @@ final class HTTPTransfer {
             decided = true
             appending = status == 206
             if !appending {
-                do { try file.truncate(atOffset: 0) } catch { stopReason = "cannot write: \(error.localizedDescription)"; return 0 }
+                do { try file.truncate(atOffset: 0) } catch { stop = .writeFailed(error.localizedDescription); return 0 }
             }
             if let length = contentLength, (appending ? offset : 0) + length > options.maxBytes {
-                stopReason = "the file (\((appending ? offset : 0) + length) bytes) is over the \(options.maxBytes >> 20) MB limit (--max-download-mb)"
+                stop = .tooLarge(bytes: (appending ? offset : 0) + length)
                 return 0
             }
         }
         let total = (appending ? offset : 0) + received + Int64(n)
         guard total <= options.maxBytes else {
-            stopReason = "the file is over the \(options.maxBytes >> 20) MB limit (--max-download-mb)"
+            stop = .tooLarge(bytes: nil)
             return 0
         }
         do { try file.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(data), count: n, deallocator: .none)) } catch {
-            stopReason = "cannot write the download: \(error.localizedDescription)"
+            stop = .writeFailed(error.localizedDescription)
             return 0
         }
         received += Int64(n)

@@ -17,7 +17,7 @@ public enum LibraryFeed {
         let result = try Downloader.fetch(url, options: o)
         defer { if let t = result.temporaryFolder { try? FileManager.default.removeItem(atPath: t) } }
         guard let data = FileManager.default.contents(atPath: result.path) else {
-            throw DownloadError(url: url, reason: "cannot read the downloaded feed")
+            throw DownloadError.failed(url: url, reason: "cannot read the downloaded feed")
         }
         return try parse(data, feedURL: url)
     }
@@ -36,7 +36,7 @@ public enum LibraryFeed {
                 return LibraryEntry(url: url, name: name, thumbnail: thumbnail)
             }
         } catch let e as JSONPathError {
-            throw DownloadError(url: feedURL, reason: "not a scene feed: \(e)")
+            throw DownloadError.failed(url: feedURL, reason: "not a scene feed: \(e)")
         }
     }
 

@@ -2,42 +2,55 @@
 // so that a file that crashes or hangs Assimp (its glTF importer has open memory-safety bugs)
 // costs a one-line error instead of the viewer.
 //
-// Contract: runs `splatframe import-model --output OUT FILE` (the same executable, a hidden
-// command that links Assimp) with a time limit and a bounded output; the child's own error is
-// its last stderr line; a signal, a time-out or output that does not decode are one line each.
-// Nothing is left behind in the temporary folder.
+// Contract: runs the `ModelImporterCommand` the program gave (`command`, set once at start-up;
+// SceneIO names no program) with `--output OUT FILE` after its arguments, with a time limit and a
+// bounded output. The child writes `ImportedModel`'s bytes to OUT and exits 0, or exits non-zero
+// with its error as its last stderr line; a signal, a time-out or output that does not decode are
+// one line each. Nothing is left behind in the temporary folder.
 import Foundation
+import Workers
+
+/// The importer child: an executable and the arguments that come before `--output OUT FILE`
+/// (the executable's hidden command, say).
+public struct ModelImporterCommand: Sendable, Equatable {
+    /// Path of the program to start.
+    public var executable: String
+    /// Arguments before `--output OUT FILE`.
+    public var arguments: [String]
+
+    public init(executable: String, arguments: [String] = []) {
+        self.executable = executable; self.arguments = arguments
+    }
+}
 
 /// Runs the importer child process and decodes what it sends back.
 public enum ModelImporterProcess {
-    /// The hidden command's name.
-    public static let commandName = "import-model"
     /// Longest a file may take to import before the child is killed (seconds).
     public static let timeLimit: Double = 120
     /// Largest output accepted from the child (bytes): 4 GiB.
     public static let outputLimit = 4 << 30
 
-    /// The executable that has the `import-model` command: this process when it is `splatframe`
-    /// (the installed binary, the build's), else a `splatframe` beside this executable (the test
-    /// runner in `.build/…/debug`), else nil.
-    public static var executable: String? {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
-        if (me as NSString).lastPathComponent == "splatframe" { return me }
-        let sibling = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("splatframe")
-        return FileManager.default.isExecutableFile(atPath: sibling) ? sibling : nil
+    private static let configured = Locked<ModelImporterCommand?>(nil)
+
+    /// The importer every glTF, FBX, COLLADA or 3DS read runs (nil until the program gives one;
+    /// without one those reads fail with a one-line `importFailed`). Set it at start-up.
+    public static var command: ModelImporterCommand? {
+        get { configured.withLock { $0 } }
+        set { configured.withLock { $0 = newValue } }
     }
 
     /// Imports the model at `path` in a child process.
     /// - Parameters:
     ///   - shownAs: the name used in errors (the user's path, or the name of bytes in memory).
-    ///   - importer: the executable to run (default `executable`); tests give stand-ins that crash or hang.
+    ///   - importer: the child to run (default `command`); tests give stand-ins that crash or hang.
     ///   - timeLimit: seconds before the child is killed.
-    public static func run(path: String, shownAs: String? = nil, importer: String? = nil,
+    public static func run(path: String, shownAs: String? = nil, importer: ModelImporterCommand? = nil,
                            timeLimit: Double = ModelImporterProcess.timeLimit) throws -> ImportedModel {
         let name = shownAs ?? path
-        guard let exe = importer ?? executable else {
-            throw SceneIOError.importFailed(file: name, reason: "glTF, FBX, COLLADA and 3DS are imported by the splatframe executable, which was not found beside this program")
+        guard let importer = importer ?? command else {
+            throw SceneIOError.importFailed(file: name, reason: "glTF, FBX, COLLADA and 3DS are read by an importer process, and this program gave none")
         }
+        let exe = importer.executable
         let fm = FileManager.default
         let dir = fm.temporaryDirectory.appendingPathComponent("splatframe-import-\(getpid())-\(UUID().uuidString)").path
         do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: false) } catch {
@@ -50,23 +63,23 @@ public enum ModelImporterProcess {
 
         let child = Process()
         child.executableURL = URL(fileURLWithPath: exe)
-        child.arguments = [commandName, "--output", out, path]
+        child.arguments = importer.arguments + ["--output", out, path]
         child.standardInput = FileHandle.nullDevice
         child.standardOutput = FileHandle.nullDevice
         guard let errHandle = FileHandle(forWritingAtPath: err) else {
             throw SceneIOError.importFailed(file: name, reason: "cannot open the importer's error log in \(dir)")
         }
         child.standardError = errHandle
-        let done = DispatchSemaphore(value: 0)
-        child.terminationHandler = { _ in done.signal() }
+        let exited = Locked(false)
+        child.terminationHandler = { _ in exited.update { $0 = true } }
         do { try child.run() } catch {
             try? errHandle.close()
             throw SceneIOError.importFailed(file: name, reason: "cannot start the importer \(exe): \(error.localizedDescription)")
         }
         try? errHandle.close()
-        if done.wait(timeout: .now() + timeLimit) == .timedOut {
+        if !exited.wait(until: { $0 }, timeout: timeLimit, { _, ended in ended }) {
             kill(child.processIdentifier, SIGKILL)
-            done.wait()
+            child.waitUntilExit()
             throw SceneIOError.importFailed(file: name, reason: "the importer (Assimp) took longer than \(String(format: "%g", timeLimit)) s and was stopped")
         }
         let lastError = (try? String(contentsOfFile: err, encoding: .utf8))?

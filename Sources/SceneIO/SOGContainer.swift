@@ -4,6 +4,7 @@
 // container and the member; it never returns more than `cap` bytes and checks the size
 // before reading.
 import Foundation
+import ZipReading
 
 /// The files of one SOG, looked up by the names its `meta.json` uses.
 protocol SOGContainer {
@@ -13,7 +14,33 @@ protocol SOGContainer {
     func read(_ name: String, cap: Int) throws -> Data
 }
 
-extension ZipArchive: SOGContainer {}
+/// A bundled SOG: a ZIP archive in memory (ZipReading), its errors worded as SceneIO's.
+struct SOGZip: SOGContainer {
+    let archive: ZipArchive
+    var file: String { archive.file }
+
+    /// Opens the archive over `bytes`, which must outlive it.
+    init(bytes: UnsafeRawBufferPointer, file: String) throws {
+        do { archive = try ZipArchive(bytes: bytes, file: file) } catch let e as ZipError { throw SceneIOError(e) }
+    }
+
+    func contains(_ name: String) -> Bool { archive.contains(name) }
+
+    func read(_ name: String, cap: Int) throws -> Data {
+        do { return try archive.read(name, cap: cap) } catch let e as ZipError { throw SceneIOError(e) }
+    }
+}
+
+extension SceneIOError {
+    /// ZipReading's error as SceneIO words it (a bundled .sog's bytes or one of its members).
+    init(_ zip: ZipError) {
+        switch zip {
+        case let .unreadable(file, reason): self = .unreadable(file: file, reason: reason)
+        case let .notAnArchive(file, reason): self = .badBytes(file: file, offset: 0, expected: "a ZIP archive (a bundled .sog)", found: reason)
+        case let .badEntry(file, entry, expected, found): self = .badEntry(file: file, entry: entry, expected: expected, found: found)
+        }
+    }
+}
 
 /// An unbundled SOG: a folder holding `meta.json` and the images it names.
 struct SOGFolder: SOGContainer {

@@ -67,7 +67,7 @@ enum SOGReader {
 
     /// Reads a bundled `.sog`: a ZIP with `meta.json` at its root and the images it names.
     static func readBundled(_ view: ByteView, limits: Limits = Limits(), progress: SceneLoadProgress?) throws -> ReadResult {
-        let zip = try ZipArchive(bytes: view.bytes, file: view.file)
+        let zip = try SOGZip(bytes: view.bytes, file: view.file)
         guard zip.contains("meta.json") else {
             throw SceneIOError.badEntry(file: view.file, entry: "meta.json",
                                         expected: "a meta.json entry at the archive's root (a bundled SOG)", found: "no such entry")

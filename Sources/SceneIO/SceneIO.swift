@@ -1,10 +1,11 @@
 // SceneIO — scene-file readers and writers.
 //
 // Job: read PLY (meshes, point clouds, 3DGS, PlayCanvas compressed), .splat, .spz, PlayCanvas
-// SOG (a .sog ZIP or an unbundled folder), OBJ and STL (and glTF 2.0, FBX, COLLADA, 3DS through
-// Assimp in a child process: `ModelImporterProcess`, `ImportedModelReader`) into `TriangleMesh` / `SplatCloud` /
-// `PointCloud`; write 3DGS PLY, .splat and .spz (v3 gzip, v4 zstd). Splat clouds keep SH up to
-// degree 4; what a reader skipped or assumed is reported in `SceneInfo.warnings`.
+// SOG (a .sog ZIP, read through ZipReading, or an unbundled folder), OBJ and STL (and glTF 2.0, FBX,
+// COLLADA, 3DS through Assimp in a child process the program names — `ModelImporterProcess.command`,
+// set at start-up; `ImportedModelReader`) into `TriangleMesh` / `SplatCloud` / `PointCloud`;
+// write 3DGS PLY, .splat and .spz (v3 gzip, v4 zstd). Splat clouds keep SH up to degree 4; what a
+// reader skipped or assumed is reported in `SceneInfo.warnings`.
 // Contract: never renders; rejects malformed input with a one-line error naming the file,
 // the line or byte offset and what was expected; never allocates more than the file justifies.
 //

@@ -43,11 +43,31 @@ public enum BinaryLocator {
         return env
     }
 
+    /// The longest `run` waits for a command by default (seconds, × `TestData.timeScale`): a
+    /// deadline that only catches a hang, never a measure of speed.
+    public static var defaultTimeLimit: Double { 900 * TestData.timeScale }
+
+    /// A command `run` gave up on.
+    public enum RunError: Error, CustomStringConvertible {
+        /// Still running (or its output still open) after `seconds`: it was killed (SIGKILL).
+        case timedOut(command: String, seconds: Double, stderr: String)
+
+        public var description: String {
+            switch self {
+            case let .timedOut(command, seconds, stderr):
+                let last = stderr.split(whereSeparator: \.isNewline).last.map { "; its last stderr line: \($0)" } ?? ""
+                return "\(command) did not finish within \(String(format: "%g", seconds)) s and was killed\(last)"
+            }
+        }
+    }
+
     /// Runs a command to completion (in a `hermetic` environment) and returns its exit code,
-    /// stdout and stderr.
+    /// stdout and stderr. Both pipes are read at once (a child that fills one while we wait on
+    /// the other cannot stall), and a command still running after `timeLimit` seconds (default
+    /// `defaultTimeLimit`) is killed: `RunError.timedOut`.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
-        -> (status: Int32, stdout: String, stderr: String) {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                           timeLimit: Double? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
@@ -55,9 +75,46 @@ public enum BinaryLocator {
         let out = Pipe(), err = Pipe()
         p.standardOutput = out; p.standardError = err
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let limit = timeLimit ?? defaultTimeLimit
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(limit, 1e9)) * 1e9)
+        let streams = readBoth(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor, until: deadline)
+        // Both pipes closed: the command is ending (or has left a child holding neither).
+        var exited = streams.ended
+        while exited && p.isRunning {
+            if DispatchTime.now().uptimeNanoseconds >= deadline { exited = false } else { usleep(2000) }
+        }
+        let stdout = String(decoding: streams.output[0], as: UTF8.self), stderr = String(decoding: streams.output[1], as: UTF8.self)
+        guard exited else {
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            throw RunError.timedOut(command: ([(executable as NSString).lastPathComponent] + arguments).joined(separator: " "),
+                                    seconds: limit, stderr: stderr)
+        }
+        return (p.terminationStatus, stdout, stderr)
+    }
+
+    /// Reads `a` and `b` until both end or `deadline` (`DispatchTime` nanoseconds) passes, with
+    /// `poll`: one thread, neither pipe left to fill while the other is read.
+    static func readBoth(_ a: Int32, _ b: Int32, until deadline: UInt64) -> (output: [[UInt8]], ended: Bool) {
+        var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
+        var output: [[UInt8]] = [[], []]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while fds.contains(where: { $0.fd >= 0 }) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return (output, false) }
+            let wait = Int32(min(1000, (deadline - now) / 1_000_000 + 1))
+            let n = poll(&fds, nfds_t(fds.count), wait)
+            if n < 0 && errno != EINTR { return (output, false) }
+            guard n > 0 else { continue }
+            for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let got = buffer.withUnsafeMutableBytes { read(fds[i].fd, $0.baseAddress, $0.count) }
+                if got > 0 {
+                    output[i] += buffer[0..<got]
+                } else if got == 0 || (errno != EINTR && errno != EAGAIN) {
+                    fds[i].fd = -1   // ended (poll skips negative descriptors)
+                }
+            }
+        }
+        return (output, true)
     }
 }

@@ -1,7 +1,7 @@
 // CanonicalFace — MediaPipe's canonical face (the head frame the landmarker's transform refers
 // to, and the 3D model the head pose is fitted to), read from the face_landmarker.task bundle.
 import Foundation
-import SceneIO
+import ZipReading
 
 /// MediaPipe's canonical face mesh: 468 vertices (centimetres; x towards the image's right when
 /// the face looks at the camera, y up, z out of the face), their texture coordinates in
@@ -19,9 +19,13 @@ public struct CanonicalFace: Sendable {
 
     static let entry = "geometry_pipeline_metadata_landmarks.binarypb"
 
-    /// Reads the mesh from a `face_landmarker.task` bundle.
+    /// Reads the mesh from a `face_landmarker.task` bundle (a ZIP). Throws `WebcamError.detector`.
     public static func load(task path: String) throws -> CanonicalFace {
-        try parse(ZipEntry.read(entry, inFile: path, cap: 1 << 20), file: "\(path) \(entry)")
+        let data: Data
+        do { data = try ZipEntry.read(entry, inFile: path, cap: 1 << 20) } catch {
+            throw WebcamError.detector("\(error)")
+        }
+        return try parse(data, file: "\(path) \(entry)")
     }
 
     /// Parses the metadata protobuf; errors name `file` and the byte offset.

@@ -5,16 +5,27 @@ import SceneIO
 
 /// `splatframe import-model --output OUT FILE` (hidden): the importer child process. SceneIO's
 /// `ModelImporterProcess` runs it for glTF, FBX, COLLADA and 3DS so that Assimp, which can crash
-/// or hang on malformed files, runs apart from the viewer. Writes `ImportedModel`'s bytes to OUT;
-/// a failure is one line on stderr and exit status 1.
+/// or hang on malformed files, runs apart from the viewer; `offerToSceneIO` tells SceneIO so at
+/// start-up. Writes `ImportedModel`'s bytes to OUT; a failure is one line on stderr and exit status 1.
 struct ImportModelCommand: ParsableCommand {
+    /// The hidden command's name (the child's command line: `splatframe import-model --output OUT FILE`).
+    static let name = "import-model"
+
     static let configuration = CommandConfiguration(
-        commandName: ModelImporterProcess.commandName,
+        commandName: name,
         abstract: "Import a glTF, FBX, COLLADA or 3DS file with Assimp (used internally, in a child process).",
         shouldDisplay: false)
 
     @Option(help: "Where to write the imported model.") var output: String
     @Argument(help: "The model file.") var file: String
+
+    /// Gives SceneIO this executable's `import-model` as its importer child (this process's own
+    /// file, `/proc/self/exe`, so that it is the same build whatever the working folder or PATH).
+    static func offerToSceneIO() {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        guard !me.isEmpty else { return }
+        ModelImporterProcess.command = ModelImporterCommand(executable: me, arguments: [name])
+    }
 
     func run() throws {
         limitMemory()

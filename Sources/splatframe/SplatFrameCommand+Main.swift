@@ -15,7 +15,9 @@ extension SplatFrameCommand {
             Foundation.exit(code.rawValue)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }   // --help, --version
-            let message = self.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+            // A library's value-carrying error is worded with the flag that is its remedy (ErrorWording).
+            let text = ErrorWording.flagged(error) ?? self.message(for: error)
+            let message = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
             FileHandle.standardError.write(Data("splatframe: error: \(message)\n".utf8))
             Foundation.exit(2)
         }

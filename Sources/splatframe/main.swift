@@ -11,4 +11,5 @@ sigaddset(&signals, SIGINT)
 sigaddset(&signals, SIGTERM)
 pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 
+ImportModelCommand.offerToSceneIO()
 SplatFrameCommand.mainReportingErrors()

@@ -92,7 +92,7 @@ import TestSupport
             ("/missing.spz", options(cache), "404 Not Found"),
             ("/loop", options(cache), "more than 5 redirects"),
             ("/slow", options(cache), "timed out"),
-            ("/big", small, "limit (--max-download-mb)"),
+            ("/big", small, "is over the 100000 bytes limit"),
             ("/liar", options(cache), "closed early"),
             ("/big", httpsOnly, "plain http is refused"),
         ]
@@ -102,6 +102,17 @@ import TestSupport
                 expectOneLine(e, url, mentions: mentions); return true
             }
         }
+        // The refusals carry their values (the caller words the remedy) and name no flag.
+        let big = server.url("/big")
+        #expect(throws: DownloadError.tooLarge(url: big, bytes: Int64(Self.payload.count), limit: 100_000)) {
+            try Downloader.fetch(big, options: small)
+        }
+        #expect(throws: DownloadError.insecureScheme(url: big, scheme: "http")) { try Downloader.fetch(big, options: httpsOnly) }
+        for e in [DownloadError.tooLarge(url: big, bytes: nil, limit: 2 << 20), .insecureScheme(url: big, scheme: "http"),
+                  .insecureRedirect(url: big, detail: "Protocol \"http\" disabled")] {
+            #expect(!e.description.contains("--") && e.description.hasPrefix(big + ": "), "\(e)")
+        }
+        #expect(DownloadError.tooLarge(url: big, bytes: nil, limit: 2 << 20).reason == "the file is over the 2 MB limit")
         #expect(entries(cache).isEmpty, "\(entries(cache))")
         // Without a cache: a private folder, given back to remove.
         let temp = try Downloader.fetch(server.url("/big"), options: { var o = options(cache); o.cacheFolder = nil; return o }())

@@ -45,7 +45,8 @@ struct URLCommandTests {
         for (args, mentions) in [(["render", url, "--eye", "0,0,0.6", "--out", dir + "/x.png"], "--allow-http"),
                                  (["render", server.url("/missing.spz"), "--allow-http", "--eye", "0,0,0.6", "--out", dir + "/x.png"], "404"),
                                  (["info", url, "--allow-http", "--max-download-mb", "0"], "--max-download-mb"),
-                                 (["info", server.url("/big.ply"), "--allow-http", "--max-download-mb", "1"], "limit")] {
+                                 // The library reports the size and the limit; the command names the flag.
+                                 (["info", server.url("/big.ply"), "--allow-http", "--max-download-mb", "1"], "over the 1 MB limit (--max-download-mb)")] {
             let f = try BinaryLocator.run(bin, args, environment: env)
             #expect(f.status == 2 && f.stderr.contains(mentions) && f.stderr.split(separator: "\n").count == 1, "\(args): \(f.stderr)")
         }

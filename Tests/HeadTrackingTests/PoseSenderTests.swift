@@ -43,7 +43,12 @@ import TestSupport
         var options = HeadTrackingOptions()
         options.head = .udp(host: "127.0.0.1", port: 4250)
         options.sendPose = PoseTarget(host: "127.0.0.1", port: 4250)
-        #expect(throws: HeadTrackingError.self) { try HeadTrackingSession(options: options) }
+        #expect(throws: HeadTrackingError.poseTargetLoopsBack(target: PoseTarget(host: "127.0.0.1", port: 4250),
+                                                              source: .udp(host: "127.0.0.1", port: 4250))) {
+            try HeadTrackingSession(options: options)
+        }
+        let text = HeadTrackingError.poseTargetLoopsBack(target: PoseTarget(port: 4250), source: .udp(host: "0.0.0.0", port: 4250)).description
+        #expect(text.contains("udp:127.0.0.1:4250") && text.contains("udp:0.0.0.0:4250") && !text.contains("--"), "\(text)")
         options.sendPose = PoseTarget(host: "127.0.0.1", port: 4251)
         _ = try HeadTrackingSession(options: options)
         #expect(throws: HeadTrackingError.self) { try PoseTarget(parsing: "mouse") }

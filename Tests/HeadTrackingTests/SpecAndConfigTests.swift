@@ -22,9 +22,12 @@ import Settings
 
     @Test func webcamIsRecognisedButNotAvailable() throws {
         let settings = try SettingsResolver.resolve(config: nil, configPath: "-", flags: HeadTrackingOptions())
-        #expect(throws: HeadTrackingError.notAvailable("webcam head tracking in this command; use --head mouse, udp or replay:LOG")) {
+        #expect(throws: HeadTrackingError.cameraSourceUnavailable(source: .webcam(device: nil))) {
             try HeadSourceFactory.make(.webcam(device: nil), settings: settings)
         }
+        // The value, not a flag: the executable words the remedy with its own options.
+        let text = HeadTrackingError.cameraSourceUnavailable(source: .video(path: "a.mp4")).description
+        #expect(text.hasPrefix("video:a.mp4 head tracking is not available") && !text.contains("--"), "\(text)")
         #expect(try HeadSourceSpec(parsing: "video:/tmp/a.avi") == .video(path: "/tmp/a.avi"))
         #expect(HeadSourceSpec.video(path: "x.mp4").isCamera && !HeadSourceSpec.mouse.isCamera)
     }

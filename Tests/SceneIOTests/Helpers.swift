@@ -5,6 +5,14 @@ import RenderCore
 @testable import SceneIO
 import TestSupport
 
+/// Gives SceneIO the importer child the executable gives it at start-up: the built
+/// `splatframe import-model` (beside the test runner or under `.build`). Without a built
+/// executable the imports fail with SceneIO's one-line error, and so do the tests that need them.
+func useBuiltImporter() {
+    guard let executable = BinaryLocator.splatframe() else { return }
+    ModelImporterProcess.command = ModelImporterCommand(executable: executable, arguments: ["import-model"])
+}
+
 /// Loads a file under ../shared/testdata.
 func loadTestFile(_ relative: String) throws -> LoadedScene {
     try SceneFile.load(path: TestData.path(relative))

@@ -8,6 +8,8 @@ import RenderCore
 import TestSupport
 
 @Suite struct ImportedModelTests {
+    init() { useBuiltImporter() }
+
     static let picture = GLTFFixture.quadPicture
 
     static func texturedQuad() -> GLTFFixture { GLTFFixture.texturedQuad() }
@@ -120,9 +122,13 @@ import TestSupport
         return path
     }
 
+    /// The error of importing through the stand-in `importer`, run as the executable would run
+    /// its hidden command: one leading argument before `--output OUT FILE`.
     func importError(_ importer: String, timeLimit: Double = 60) throws -> String {
         do {
-            _ = try ModelImporterProcess.run(path: "/nonexistent/model.glb", importer: importer, timeLimit: timeLimit)
+            _ = try ModelImporterProcess.run(path: "/nonexistent/model.glb",
+                                             importer: ModelImporterCommand(executable: importer, arguments: ["import-model"]),
+                                             timeLimit: timeLimit)
             Issue.record("the stand-in importer's failure was not reported")
             return ""
         } catch let e as SceneIOError {
@@ -143,6 +149,12 @@ import TestSupport
     @Test func theImportersOwnErrorIsPassedOn() throws {
         let text = try importError(try script("echo 'noise' >&2; echo '/nonexistent/model.glb: GLTF: bad accessor' >&2; exit 1"))
         #expect(text == "/nonexistent/model.glb: GLTF: bad accessor")
+    }
+
+    @Test func theCommandGivenIsTheCommandRun() throws {
+        // The program's executable and leading arguments, then `--output OUT FILE`.
+        let text = try importError(try script("echo \"$0 $*\" >&2; exit 1"))
+        #expect(text.contains("/importer import-model --output /") && text.hasSuffix(" /nonexistent/model.glb"), "\(text)")
     }
 
     @Test func garbageOutputIsRejected() throws {
@@ -193,6 +205,8 @@ import TestSupport
 }
 
 @Suite struct ImportedCOLLADATests {
+    init() { useBuiltImporter() }
+
     /// A hand-written COLLADA triangle under a node that moves it by (0, 0, −2) and a red material.
     static let dae = """
     <?xml version="1.0" encoding="utf-8"?>
@@ -237,6 +251,8 @@ import TestSupport
 }
 
 @Suite struct Imported3DSTests {
+    init() { useBuiltImporter() }
+
     /// A 3DS file written chunk by chunk: one object, one triangle.
     static func triangle3DS() -> [UInt8] {
         func chunk(_ id: UInt16, _ body: [UInt8]) -> [UInt8] {

@@ -9,6 +9,8 @@ import RenderCore
 import TestSupport
 
 @Suite struct MalformedGLTFTests {
+    init() { useBuiltImporter() }
+
     /// Outcome of one file: nil when it loaded, else the error's text.
     func load(_ path: String) -> String? {
         do {

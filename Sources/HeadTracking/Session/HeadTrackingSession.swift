@@ -44,8 +44,7 @@ public final class HeadTrackingSession {
         self.source = try HeadSourceFactory.make(s.head.value, settings: s, options: options, camera: camera, clock: clock)
         self.tracker = HeadTracker(source: source, settings: s.trackerSettings)
         if let target = options.sendPose, target.loopsBack(into: s.head.value) {
-            throw HeadTrackingError.badSpec(what: "--send-pose", value: target.description,
-                                            expected: "a port other than the one --head \(s.head.value) listens on (it would hear itself)")
+            throw HeadTrackingError.poseTargetLoopsBack(target: target, source: s.head.value)
         }
         self.sender = try options.sendPose.map { try PoseSender(host: $0.host, port: $0.port, mapping: s.opentrackMapping) }
         self.recorder = try options.recordPath.map {

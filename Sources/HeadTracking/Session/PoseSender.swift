@@ -23,10 +23,10 @@ public final class PoseSender: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            throw HeadTrackingError.badSpec(what: "--send-pose host", value: host, expected: "an IPv4 address such as 127.0.0.1")
+            throw HeadTrackingError.badSpec(what: "pose target host", value: host, expected: "an IPv4 address such as 127.0.0.1")
         }
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        guard fd >= 0 else { throw HeadTrackingError.socket(call: "socket", errno: errno, detail: "send-pose \(host):\(port)") }
+        guard fd >= 0 else { throw HeadTrackingError.socket(call: "socket", errno: errno, detail: "pose target \(host):\(port)") }
     }
 
     deinit { close(fd) }

@@ -18,7 +18,7 @@ public enum HeadSourceFactory {
     }
 
     /// A source for `spec` (not started). `mouse` returns a `MouseSource` the window must
-    /// feed; `webcam` and `video:` go to `camera`, and without one throw `notAvailable`.
+    /// feed; `webcam` and `video:` go to `camera`, and without one throw `cameraSourceUnavailable`.
     public static func make(_ spec: HeadSourceSpec, settings: EffectiveTrackingSettings,
                             options: HeadTrackingOptions = HeadTrackingOptions(),
                             camera: CameraSourceMaker? = nil,
@@ -37,7 +37,7 @@ public enum HeadSourceFactory {
             return UDPSource(host: host, port: port, mapping: settings.opentrackMapping, clock: clock)
         case .webcam, .video:
             guard let camera else {
-                throw HeadTrackingError.notAvailable("\(spec) head tracking in this command; use --head mouse, udp or replay:LOG")
+                throw HeadTrackingError.cameraSourceUnavailable(source: spec)
             }
             return try camera(spec, settings)
         }

@@ -38,7 +38,7 @@ final class SceneDropLoader: @unchecked Sendable {
                 let scene = try loader.scene(screen: screen)
                 set(.loaded(scene, source, loader.levelOfDetailJob(screen: screen), notes: loader.warnings))
             } catch {
-                set(.failed("\(error)"))
+                set(.failed(ErrorWording.line(error)))
             }
             return false
         }

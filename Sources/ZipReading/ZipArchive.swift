@@ -1,38 +1,30 @@
-// SceneIO — ZipArchive: read-only access to a ZIP archive in memory through libzip.
-//
-// Job: find an entry by name and return its uncompressed bytes (stored or deflated; whatever
-// the system libzip can inflate).
-// Contract: memory is bounded by the caller's cap — an entry whose declared size exceeds the
-// cap is rejected before any inflating, and the declared size is never trusted: at most that
-// many bytes are read, then one more read must find the end (libzip checks the CRC there).
-// Errors are `SceneIOError.badEntry` / `.badBytes` naming the archive and the entry.
+// ZipReading — ZipArchive: an archive in memory opened read-only; an entry's bytes by name.
 import CZip
 import Foundation
 
 /// A ZIP archive opened read-only over bytes the caller keeps alive for the archive's lifetime.
-final class ZipArchive {
+public final class ZipArchive {
     /// The libzip handle (freed by `zip_discard` in `deinit`).
     private let handle: OpaquePointer
     /// Archive name used in errors.
-    let file: String
+    public let file: String
 
     /// Opens the archive's central directory.
     /// - Parameters:
     ///   - bytes: the whole archive; must stay valid until this object is released.
     ///   - file: name used in error messages.
-    /// - Throws: `SceneIOError.badBytes` when libzip does not recognise a ZIP archive.
-    init(bytes: UnsafeRawBufferPointer, file: String) throws {
+    /// - Throws: `ZipError.notAnArchive` when libzip does not recognise a ZIP archive.
+    public init(bytes: UnsafeRawBufferPointer, file: String) throws {
         self.file = file
         var err = zip_error_t()
         zip_error_init(&err)
         defer { zip_error_fini(&err) }
         guard let source = zip_source_buffer_create(bytes.baseAddress, UInt64(bytes.count), 0, &err) else {
-            throw SceneIOError.unreadable(file: file, reason: "libzip: \(String(cString: zip_error_strerror(&err)))")
+            throw ZipError.unreadable(file: file, reason: "libzip: \(String(cString: zip_error_strerror(&err)))")
         }
         guard let archive = zip_open_from_source(source, ZIP_RDONLY, &err) else {
             zip_source_free(source)
-            throw SceneIOError.badBytes(file: file, offset: 0, expected: "a ZIP archive (a bundled .sog)",
-                                        found: String(cString: zip_error_strerror(&err)))
+            throw ZipError.notAnArchive(file: file, reason: String(cString: zip_error_strerror(&err)))
         }
         handle = archive
     }
@@ -40,17 +32,17 @@ final class ZipArchive {
     deinit { zip_discard(handle) }
 
     /// True when the archive has an entry of exactly this name.
-    func contains(_ name: String) -> Bool { zip_name_locate(handle, name, 0) >= 0 }
+    public func contains(_ name: String) -> Bool { zip_name_locate(handle, name, 0) >= 0 }
 
     /// The uncompressed bytes of entry `name`.
     /// - Parameters:
     ///   - name: the entry's full name inside the archive (case-sensitive).
     ///   - cap: the most uncompressed bytes accepted; checked against the declared size before
     ///     inflating, and no more than the declared size is ever read.
-    /// - Throws: `SceneIOError.badEntry` for a missing, encrypted, oversized, short, long or
+    /// - Throws: `ZipError.badEntry` for a missing, encrypted, oversized, short, long or
     ///   corrupt entry.
-    func read(_ name: String, cap: Int) throws -> Data {
-        func fail(_ expected: String, _ found: String) -> SceneIOError {
+    public func read(_ name: String, cap: Int) throws -> Data {
+        func fail(_ expected: String, _ found: String) -> ZipError {
             .badEntry(file: file, entry: name, expected: expected, found: found)
         }
         let index = zip_name_locate(handle, name, 0)
@@ -91,18 +83,5 @@ final class ZipArchive {
         if n < 0 { throw fail("valid compressed data", String(cString: zip_file_strerror(entry))) }
         if n > 0 { throw fail("\(size) bytes as its header declares", "more data than that") }
         return out
-    }
-}
-
-/// One entry of a ZIP file on disk, for readers outside SceneIO (e.g. a model bundle).
-public enum ZipEntry {
-    /// The uncompressed bytes of entry `name` in the ZIP file at `path` (at most `cap` bytes).
-    /// - Throws: `SceneIOError` naming the file and the entry.
-    public static func read(_ name: String, inFile path: String, cap: Int) throws -> Data {
-        let bytes: Data
-        do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw SceneIOError.unreadable(file: path, reason: error.localizedDescription)
-        }
-        return try bytes.withUnsafeBytes { raw in try ZipArchive(bytes: raw, file: path).read(name, cap: cap) }
     }
 }
