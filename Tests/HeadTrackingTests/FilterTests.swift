@@ -105,11 +105,38 @@ import Testing
         #expect(try FilterSpec(parsing: "EMA:0.5") == .ema(alpha: 0.5))
         #expect(try FilterSpec(parsing: "oneeuro") == FilterSpec.defaultOneEuro)
         #expect(try FilterSpec(parsing: "oneeuro:0.8, 0.5, 1.2") == .oneEuro(minCutoff: 0.8, beta: 0.5, dCutoff: 1.2))
-        for bad in ["", "ema:0", "ema:1.5", "ema:x", "oneeuro:1,2", "oneeuro:0,0,1", "oneeuro:1,-1,1", "kalman", "none:1", "ema:nan"] {
+        for bad in ["", "ema:0", "ema:1.5", "ema:x", "oneeuro:1,2", "oneeuro:0,0,1", "oneeuro:1,-1,1", "particle", "kalman:0,3", "kalman:1", "none:1", "ema:nan"] {
             #expect(throws: HeadTrackingError.self, "\(bad)") { try FilterSpec(parsing: bad) }
         }
         let spec = FilterSpec.oneEuro(minCutoff: 0.8, beta: 0.5, dCutoff: 1.2)
         #expect(try FilterSpec(parsing: spec.description) == spec)
+        #expect(try FilterSpec(parsing: "kalman") == FilterSpec.defaultKalman)
+        #expect(try FilterSpec(parsing: "kalman:2,5") == .kalman(noise: 0.002, speedGain: 5))
+        #expect(try FilterSpec(parsing: FilterSpec.kalman(noise: 0.0015, speedGain: 4).description) == .kalman(noise: 0.0015, speedGain: 4))
+    }
+
+    /// A Kalman-filtered tracker predicts by the filter's velocity to the frame's present time:
+    /// on a steady 0.2 m/s move sampled at 30 Hz, a frame at the sample's time + 40 ms present
+    /// lead shows where the head is then. Without prediction it shows the last sample's place.
+    @Test func aKalmanTrackerPredictsToThePresentTime() {
+        var settings = HeadTrackerSettings()
+        settings.filter = .kalman(noise: 0.001, speedGain: 3)
+        settings.predictionHorizon = 0
+        let predicting = HeadTracker(settings: settings)
+        predicting.presentLead = 0.04
+        settings.predictionHorizon = nil
+        let plain = HeadTracker(settings: settings)
+        var a = HeadPose(time: 0, position: .zero, state: .lost), b = a
+        for k in 0..<90 {
+            let t = Double(k) / 30
+            let sample = PoseSample(timestamp: t, position: Vec3d(0.2 * t, 0, 0.6), confidence: 1, publishTime: t)
+            a = predicting.update(sample: sample, at: t)
+            b = plain.update(sample: sample, at: t)
+        }
+        let t = 89.0 / 30
+        #expect(abs(a.position.x - 0.2 * (t + 0.04)) < 0.0005, "predicted \(a.position.x) vs \(0.2 * (t + 0.04))")
+        #expect(abs(b.position.x - 0.2 * t) < 0.0005)
+        #expect(a.sampleTime == t && a.samplePublishTime == t)
     }
 
     @Test func predictionLeadsOnAConstantVelocity() {

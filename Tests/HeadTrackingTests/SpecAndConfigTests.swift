@@ -50,7 +50,7 @@ import Settings
         #expect(d.rows.count == 8)
         var eye = HeadTrackingOptions(); eye.eye = Vec3d(0, 0, 1); eye.head = .mouse
         #expect(try SettingsResolver.resolve(config: nil, configPath: "", flags: eye).head.value == .fixed(Vec3d(0, 0, 1)))
-        var bad = ConfigFile(); bad.filter = "kalman"
+        var bad = ConfigFile(); bad.filter = "particle"
         #expect(throws: HeadTrackingError.self) { try SettingsResolver.resolve(config: bad, configPath: "c.json", flags: HeadTrackingOptions()) }
     }
 

@@ -20,6 +20,9 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
     case ema(alpha: Double)
     /// One Euro filter per axis.
     case oneEuro(minCutoff: Double, beta: Double, dCutoff: Double)
+    /// A constant-velocity Kalman filter per axis (`KalmanFilter`): sample noise σ (metres) and
+    /// how its process noise grows with speed; it predicts by its own velocity.
+    case kalman(noise: Double, speedGain: Double)
 
     /// EMA with α = 0.3 at 30 Hz.
     public static let defaultEMA = FilterSpec.ema(alpha: 0.3)
@@ -27,13 +30,15 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
     public static let authorsOneEuro = FilterSpec.oneEuro(minCutoff: 1.0, beta: 0.0, dCutoff: 1.0)
     /// One Euro as tuned on the real log (see the type's docs): mincutoff 0.3 Hz, β 20 s/m, dcutoff 1 Hz.
     public static let defaultOneEuro = FilterSpec.oneEuro(minCutoff: 0.3, beta: 20, dCutoff: 1.0)
+    /// The Kalman filter as tuned on the latency rig (`splatframe track latency`): σ 1 mm, gain 3.
+    public static let defaultKalman = FilterSpec.kalman(noise: 0.001, speedGain: 3)
     /// The tracker's default filter.
     public static let `default` = defaultOneEuro
 
     /// Parses the text form (case-insensitive, spaces ignored).
     public init(parsing text: String) throws {
         let t = text.lowercased().filter { $0 != " " }
-        let expected = "none, ema[:ALPHA] (0<α≤1) or oneeuro[:MINCUTOFF,BETA,DCUTOFF] (cutoffs > 0, β ≥ 0)"
+        let expected = "none, ema[:ALPHA] (0<α≤1), oneeuro[:MINCUTOFF,BETA,DCUTOFF] (cutoffs > 0, β ≥ 0) or kalman[:NOISE_MM,GAIN] (noise > 0, gain ≥ 0)"
         let bad = HeadTrackingError.badSpec(what: "filter", value: text, expected: expected)
         let parts = t.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let kind = parts.first.map(String.init) ?? ""
@@ -58,6 +63,11 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
             let v = args.isEmpty ? [0.3, 20, 1.0] : args
             guard v[0] > 0, v[1] >= 0, v[2] > 0 else { throw bad }
             self = .oneEuro(minCutoff: v[0], beta: v[1], dCutoff: v[2])
+        case "kalman":
+            guard args.isEmpty || args.count == 2 else { throw bad }
+            let v = args.isEmpty ? [1, 3] : args
+            guard v[0] > 0, v[0] <= 1000, v[1] >= 0, v[1] <= 1000 else { throw bad }
+            self = .kalman(noise: v[0] / 1000, speedGain: v[1])
         default: throw bad
         }
     }
@@ -67,6 +77,7 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
         case .none: return "none"
         case .ema(let a): return "ema:\(Self.number(a))"
         case let .oneEuro(m, b, d): return "oneeuro:\(Self.number(m)),\(Self.number(b)),\(Self.number(d))"
+        case let .kalman(n, g): return "kalman:\(Self.number(n * 1000)),\(Self.number(g))"
         }
     }
 
@@ -83,6 +94,7 @@ public struct PositionFilter: Sendable {
         case none
         case ema(EMAFilter)
         case oneEuro(OneEuroFilter, OneEuroFilter, OneEuroFilter)
+        case kalman(KalmanFilter, KalmanFilter, KalmanFilter)
     }
     private var impl: Impl
     /// The spec this filter was built from.
@@ -97,7 +109,20 @@ public struct PositionFilter: Sendable {
         case let .oneEuro(m, b, d):
             let f = OneEuroFilter(minCutoff: m, beta: b, dCutoff: d)
             impl = .oneEuro(f, f, f)
+        case let .kalman(n, g):
+            let f = KalmanFilter(measurementNoise: n, stillNoise: 1e-5, speedGain: g, innovationGain: 0.3, maxLead: 0.1)
+            impl = .kalman(f, f, f)
         }
+    }
+
+    /// Whether the filter predicts by its own motion model (`predicted(at:)`); the tracker then
+    /// needs no separate predictor.
+    public var predicts: Bool { if case .kalman = impl { return true }; return false }
+
+    /// The position the filter's motion model expects at `t` (seconds), when it has one.
+    public func predicted(at t: Double) -> Vec3d? {
+        guard case let .kalman(x, y, z) = impl else { return nil }
+        return Vec3d(x.position(at: t), y.position(at: t), z.position(at: t))
     }
 
     /// Filters the position `x` (metres) sampled at `t` (seconds).
@@ -109,6 +134,9 @@ public struct PositionFilter: Sendable {
         case .oneEuro(var fx, var fy, var fz):
             let y = Vec3d(fx.filter(x.x, at: t), fy.filter(x.y, at: t), fz.filter(x.z, at: t))
             impl = .oneEuro(fx, fy, fz); return y
+        case .kalman(var fx, var fy, var fz):
+            let y = Vec3d(fx.filter(x.x, at: t), fy.filter(x.y, at: t), fz.filter(x.z, at: t))
+            impl = .kalman(fx, fy, fz); return y
         }
     }
 

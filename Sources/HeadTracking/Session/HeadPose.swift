@@ -53,6 +53,10 @@ public struct HeadPose: Equatable, Sendable {
     public var eyeSpan: Vec3d?
     /// The eye a mono picture is drawn for (`eye`); stereo always takes both.
     public var monoEye: MonoEye = .midpoint
+    /// When the newest sample behind this pose was taken (a camera frame's exposure), and when
+    /// its pose was published: seconds on the source's clock (nil without a sample). Frame time
+    /// minus `sampleTime` is how old the head it shows is, before prediction.
+    public var sampleTime: Double?, samplePublishTime: Double?
 
     /// Creates a pose.
     public init(time: Double, position: Vec3d, rotation: Vec3d? = nil, state: TrackingState,

@@ -36,6 +36,7 @@ public final class HeadTracker {
     private var raw: Vec3d?
     private var rotation: Vec3d?
     private var eyeSpan: Vec3d?
+    private var sampleTime: Double?, samplePublishTime: Double?
     private var output: Vec3d
     private var held: Vec3d
     private var phaseStart = 0.0      // when holding / easing began (frame time)
@@ -46,7 +47,8 @@ public final class HeadTracker {
         self.source = source
         self.settings = settings
         filter = PositionFilter(settings.filter)
-        predictor = settings.predictionHorizon.map { DoubleExponentialPredictor(horizon: $0) }
+        // A filter with its own motion model (Kalman) predicts itself; others get LaViola's predictor.
+        predictor = filter.predicts ? nil : settings.predictionHorizon.map { DoubleExponentialPredictor(horizon: $0) }
         let n = settings.neutralEye
         live = n; output = n; held = n; easeFrom = n
         lastPose = HeadPose(time: 0, position: n, state: .lost)
@@ -90,10 +92,15 @@ public final class HeadTracker {
                 rotation = smp.rotation
                 eyeSpan = smp.eyeSpan.map { $0 * s.movementScale }
                 lastSampleTime = smp.timestamp
+                sampleTime = smp.timestamp; samplePublishTime = smp.publishTime
             }
-            if let p = predictor, let last = lastSampleTime {
-                // Aim at when this frame will be seen, not a fixed offset after the sample.
-                live = p.extrapolate(ahead: (t + presentLead - last) + (s.predictionHorizon ?? 0))
+            // Aim at when this frame will be seen, not a fixed offset after the sample.
+            if let horizon = s.predictionHorizon, let last = lastSampleTime {
+                if let p = filter.predicted(at: t + presentLead + horizon) {
+                    live = p
+                } else if let p = predictor {
+                    live = p.extrapolate(ahead: (t + presentLead - last) + horizon)
+                }
             }
             if state == .easingIn {
                 let u = s.easeInDuration > 0 ? (t - phaseStart) / s.easeInDuration : 1
@@ -120,6 +127,7 @@ public final class HeadTracker {
                             latency: sample.map { t - $0.publishTime })
         pose.eyeSpan = state == .lost ? nil : eyeSpan
         pose.monoEye = settings.monoEye
+        if fresh != nil { pose.sampleTime = sampleTime; pose.samplePublishTime = samplePublishTime }
         lastPose = pose
         return pose
     }
