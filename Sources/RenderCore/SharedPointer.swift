@@ -13,8 +13,8 @@
 /// to it per allocation as an immutable stored property, so that its own `Sendable` conformance
 /// is checked by the compiler. Hot loops take `base` once (per stage or per tile) and index it
 /// directly: no indirection per element.
-// Audited: between barriers every element is written by at most one thread and read by no other (disjoint ranges per worker, read-only otherwise).
 @frozen
+// Audited: between barriers every element is written by at most one thread and read by no other (disjoint ranges per worker, read-only otherwise).
 public struct SharedPointer<Element: BitwiseCopyable>: @unchecked Sendable {
     /// The storage's first element.
     public let base: UnsafeMutablePointer<Element>

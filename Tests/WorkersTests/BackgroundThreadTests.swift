@@ -10,11 +10,14 @@ import Workers
     @Test func stopWakesAPauseAndJoins() {
         let name = ThreadNames.unique("bta")
         let thread = BackgroundThread(name: name)
-        let seen = Locked((calls: 0, inBody: false))
+        let seen = Locked((calls: 0, inBody: false, work: 0))
         let started = thread.start(loop: {
             seen.update { $0.calls += 1; $0.inBody = true }
             thread.pause(3600)                      // only `stop` (or `wake`) ends this
-            seen.update { $0.inBody = false }
+            // Work after the wake-up, so a `stop` that returned without waiting would be seen.
+            var x = 0
+            for i in 0..<2_000_000 { x &+= i &* i }
+            seen.update { $0.inBody = false; $0.work &+= x }
         })
         #expect(started)
         #expect(seen.wait(until: { $0.calls >= 1 }, timeout: 30) { _, ok in ok })
@@ -50,9 +53,9 @@ import Workers
             calls.update { $0 += 1 }
             thread.pause(3600)
         })
-        for n in 1...5 {
-            #expect(calls.wait(until: { $0 >= n }, timeout: 30) { _, ok in ok }, "pause \(n) was not woken")
-            thread.wake()
+        for n in 2...6 {
+            // A wake that comes before the body is inside `pause` is not kept: wake until it moves.
+            #expect(Wait.until { thread.wake(); return calls.withLock { $0 } >= n }, "pause \(n - 1) was not woken")
         }
         #expect(thread.isRunning)
         #expect(thread.stop(timeout: 30))

@@ -18,6 +18,6 @@ enum ThreadNames {
 
     /// A thread-name prefix no other test uses (Linux keeps 15 bytes of a name: keep it short).
     static func unique(_ tag: String) -> String {
-        "\(tag)\(UInt32.random(in: 0..<100_000))"
+        "\(tag)\(UInt32.random(in: 0..<100_000))."
     }
 }

@@ -40,7 +40,7 @@ import Workers
     @Test func stopEndsHelpersAfterLoad() {
         let name = ThreadNames.unique("wpc")
         let pool = WorkerPool<Tally>(threads: 4, name: name)
-        #expect(Wait.until { ThreadNames.live(prefix: name) == 3 }, "the helpers never started")
+        #expect(Wait.until { ThreadNames.live(prefix: name) == 3 }, "\(ThreadNames.live(prefix: name)) helpers of 3 run")
         #expect(pool.runningHelpers == 3)
         for _ in 0..<100 {
             let tally = Tally(workers: pool.count)
