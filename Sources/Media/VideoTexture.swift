@@ -242,8 +242,10 @@ final class VideoDecoder: Sendable {
     func giveBack(_ slot: consuming VideoSlot) {
         let pixels = slot.pixels
         _ = consume slot
+        // (A closure only borrows what it captures: the frame loop's `pixels` ends with this call,
+        // before the decoder next writes the buffer, so that write finds it unshared.)
         shared.update { s in
-            s.free.append(consume pixels)
+            s.free.append(pixels)
             s.changes &+= 1
         }
     }
@@ -270,14 +272,14 @@ final class VideoDecoder: Sendable {
                         if let learned { s.frameCount = learned }
                         var at = s.ready.endIndex
                         while at > 0 && s.ready[at - 1].frame > target { at -= 1 }
-                        s.ready.insert(VideoSlot(frame: target, clipFrame: clip, pixels: consume buffer), at: at)
+                        s.ready.insert(VideoSlot(frame: target, clipFrame: clip, pixels: buffer), at: at)
                         let due = dueNow(s)
                         if s.ready.count > 2, let i = s.ready.firstIndex(where: { $0.frame != due && $0.frame != due + 1 }) {
                             s.free.append(s.ready.remove(at: i).pixels)
                         }
                     case .failure(let error):
                         s.failure = "\(error)"
-                        s.free.append(consume buffer)
+                        s.free.append(buffer)
                     }
                 }
             }
