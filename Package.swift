@@ -127,6 +127,7 @@ let package = Package(
 
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
+        .testTarget(name: "WorkersTests", dependencies: ["Workers", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "TestSupport"]),
         .testTarget(name: "TriangleRasterTests", dependencies: ["TriangleRaster", "Procedural", "TestSupport"],
                     swiftSettings: simdFlags),

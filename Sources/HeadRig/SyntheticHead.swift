@@ -37,7 +37,7 @@ public struct RigCamera: Sendable {
 }
 
 /// The textured face, ready to render.
-public final class SyntheticHead: @unchecked Sendable {
+public final class SyntheticHead {
     public let mesh: TriangleMesh
     private let rasterizer = TriangleRasterizer(threads: 1)
     private let framebuffer: Framebuffer

@@ -30,7 +30,7 @@ public struct JSONPathError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// One value of a parsed JSON document and where it sits in it.
-public struct JSONNode: @unchecked Sendable {
+public struct JSONNode {
     /// Largest magnitude a number may have (keeps exp() and lerps of read values finite).
     public static let maxMagnitude = 1e30
 

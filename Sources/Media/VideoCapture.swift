@@ -1,6 +1,7 @@
 // VideoCapture — a camera (V4L2) or a video/still file, through the native layer's OpenCV capture.
 import CWebcam
 import Foundation
+import Workers
 
 /// Where frames come from.
 public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
@@ -44,9 +45,15 @@ public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// An open capture. One thread at a time (the capture thread, or the offline reader).
-public final class VideoCapture: @unchecked Sendable {
-    private let handle: OpaquePointer
+/// An open capture. Reads and rewinds take turns behind a lock (one capture thread, or the
+/// offline reader, uses it at a time anyway); its description (`source`, `fps`, size) is free.
+public final class VideoCapture: Sendable {
+    /// The native capture and the index of the next frame it returns: used only under the lock.
+    private struct Native {
+        let handle: OpaquePointer
+        var nextIndex = 0
+    }
+    private let native: Locked<Native>
     /// What was opened.
     public let source: CaptureSource
     /// Frames per second of a file (0 when unknown or a still image); a camera's reported rate.
@@ -55,7 +62,6 @@ public final class VideoCapture: @unchecked Sendable {
     public let frameCount: Int
     /// Frame size in pixels.
     public let width: Int, height: Int
-    private var nextIndex = 0
 
     /// Opens `source`; a camera is asked for 640×480. Throws `MediaError.capture` with the
     /// native one-line message (missing device, unreadable file…), quickly: never waits for a camera.
@@ -71,13 +77,13 @@ public final class VideoCapture: @unchecked Sendable {
             }
         }
         guard let h else { throw MediaError.capture(message.isEmpty ? "\(source): cannot open" : message) }
-        handle = h
         fps = sfw_capture_fps(h)
         frameCount = Int(sfw_capture_frame_count(h))
         width = Int(sfw_capture_width(h)); height = Int(sfw_capture_height(h))
+        native = Locked(Native(handle: h))
     }
 
-    deinit { sfw_capture_close(handle) }
+    deinit { native.withLock { sfw_capture_close($0.handle) } }
 
     /// True for a file (which ends and can be rewound), false for a camera or a stream.
     public var isFile: Bool { if case .file = source { return true }; return false }
@@ -87,6 +93,11 @@ public final class VideoCapture: @unchecked Sendable {
     /// Reads the next frame into `frame` (reusing its storage), stamping it with `timestamp`.
     /// Returns false at the end of a file. Throws when a camera stops delivering frames.
     public func read(into frame: inout RGBFrame, timestamp: Double) throws -> Bool {
+        try native.withLock { try read(&$0, into: &frame, timestamp: timestamp) }
+    }
+
+    private func read(_ native: inout Native, into frame: inout RGBFrame, timestamp: Double) throws -> Bool {
+        let handle = native.handle
         while true {
             var w: Int32 = 0, h: Int32 = 0
             let capacity = frame.pixels.count
@@ -95,7 +106,7 @@ public final class VideoCapture: @unchecked Sendable {
             }
             if status == 1 {
                 frame.width = Int(w); frame.height = Int(h); frame.timestamp = timestamp
-                frame.index = nextIndex; nextIndex += 1
+                frame.index = native.nextIndex; native.nextIndex += 1
                 return true
             }
             if status == 0 { return false }
@@ -110,7 +121,7 @@ public final class VideoCapture: @unchecked Sendable {
 
     /// Restarts a file at its first frame (for looping).
     public func rewind() throws {
-        let (status, message) = withNativeErrorBuffer { sfw_capture_rewind(handle, $0, $1) }
+        let (status, message) = native.withLock { n in withNativeErrorBuffer { sfw_capture_rewind(n.handle, $0, $1) } }
         if status != 0 { throw MediaError.capture(message) }
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import RenderCore
 import Workers
 
-
 /// A looping video file on a texture (a video wall of the cube room), in step with the frame
 /// clock: frame k of the clip is on `texture` from time `startTime + k / fps` until the next
 /// one is due, where `startTime` is the first time `advance(to:)` was given.
@@ -28,7 +27,7 @@ import Workers
 /// let video = try VideoTexture(path: "clip.mp4", playback: .frameExact)
 /// video.advance(to: 10 / video.fps)          // frame 10 is now in video.texture
 /// ```
-public final class VideoTexture: @unchecked Sendable {
+public final class VideoTexture: Sendable {
     /// How `advance` trades exactness for never waiting.
     public enum Playback: Sendable, Equatable {
         /// Never wait for the decoder; keep the previous frame when the due one is not ready.
@@ -47,13 +46,22 @@ public final class VideoTexture: @unchecked Sendable {
     public let texture: Texture
     public let playback: Playback
     /// Frame-clock time of the first `advance` (playback start); nil before.
-    public private(set) var startTime: Double?
+    public var startTime: Double? { playhead.withLock { $0.startTime } }
     /// The frame on `texture`, counted from playback start and on across loops (0-based).
-    public private(set) var shownFrame = 0
+    public var shownFrame: Int { playhead.withLock { $0.shownFrame } }
     /// The frame on `texture` as a frame number of the clip (0-based).
-    public private(set) var shownClipFrame = 0
+    public var shownClipFrame: Int { playhead.withLock { $0.shownClipFrame } }
     /// Frames uploaded since creation (the first frame, decoded in `init`, counts).
-    public private(set) var uploads = 1
+    public var uploads: Int { playhead.withLock { $0.uploads } }
+
+    /// What the frame loop's `advance` keeps (behind a lock only so the texture is `Sendable`:
+    /// one thread advances it).
+    private struct Playhead {
+        var startTime: Double?
+        var shownFrame = 0, shownClipFrame = 0
+        var uploads = 1
+    }
+    private let playhead = Locked(Playhead())
 
     /// How long a `.frameExact` advance waits for one frame before keeping the previous one.
     static let exactTimeout = 30.0
@@ -107,19 +115,21 @@ public final class VideoTexture: @unchecked Sendable {
     /// Call between frames, from one thread (the frame loop).
     public func advance(to time: Double) {
         guard time.isFinite else { return }
-        let start: Double
-        if let s = startTime { start = s } else {
-            start = time
-            startTime = time
-            startDecoding()
+        let (start, first) = playhead.withLock { p -> (Double, Bool) in
+            if let s = p.startTime { return (s, false) }
+            p.startTime = time
+            return (time, true)
         }
+        if first { startDecoding() }
         let due = frameNumber(at: time, start: start)
         guard let slot = decoder.take(due: due, time: time, wall: MonotonicClock.now(), exact: playback == .frameExact,
                                       timeout: Self.exactTimeout) else { return }
         slot.pixels.withUnsafeBufferPointer { texture.update(rgb: $0.baseAddress!, rowBytes: width * 3) }
-        shownFrame = slot.frame
-        shownClipFrame = slot.clipFrame
-        uploads += 1
+        playhead.withLock { [frame = slot.frame, clipFrame = slot.clipFrame] p in
+            p.shownFrame = frame
+            p.shownClipFrame = clipFrame
+            p.uploads += 1
+        }
         decoder.giveBack(consume slot)      // moved, so the decoder can reuse the buffer without a copy
     }
 
@@ -137,9 +147,9 @@ struct VideoSlot {
     var pixels: [UInt8]
 }
 
-/// The decode thread's side of a `VideoTexture`: the capture (used only by the decode thread
-/// after `init`) and the state shared with the frame loop, guarded by `condition`.
-final class VideoDecoder: @unchecked Sendable {
+/// The decode thread's side of a `VideoTexture`: the state shared with the frame loop, behind
+/// one lock (`Locked`); the capture is read only by the decode thread after `init` (`FrameReader`).
+final class VideoDecoder: Sendable {
     struct Shared {
         /// Decoded frames not yet shown, oldest first (at most two).
         var ready: [VideoSlot] = []
@@ -155,31 +165,39 @@ final class VideoDecoder: @unchecked Sendable {
         var frameCount: Int
         var failure: String?
         var stopping = false
+        /// Counts the frame loop's changes the decoder waits for (a new due frame, a buffer
+        /// given back, a wait for an exact frame, stop): an idle decoder sleeps until it moves.
+        var changes = 0
     }
 
-    private let condition = NSCondition()
-    private var shared: Shared
+    /// What the decode loop does next.
+    private enum Step {
+        case stop
+        /// Nothing to do: sleep until the frame loop changes something (`changes` differs from
+        /// `seen`) or `seconds` pass.
+        case sleep(seen: Int, seconds: Double)
+        /// Decode frame `target` into `buffer`, the clip being `frameCount` frames long (0: unknown).
+        case decode(target: Int, buffer: [UInt8], frameCount: Int)
+    }
+
+    private let shared: Locked<Shared>
     private let capture: VideoCapture
     private let fps: Double
     private let width: Int, height: Int
     private let realtime: Bool
-    // Decode-thread state: the next frame the capture returns, as a frame number since playback
-    // start and as a position in the file.
-    private var nextFrame = 1, filePosition = 1
-    private var scratch = RGBFrame()
 
     init(capture: VideoCapture, fps: Double, width: Int, height: Int, frameCount: Int, realtime: Bool) {
         self.capture = capture; self.fps = fps; self.realtime = realtime
         self.width = width; self.height = height
-        shared = Shared(frameCount: frameCount)
+        var shared = Shared(frameCount: frameCount)
         shared.ready.reserveCapacity(4)
         shared.free.reserveCapacity(4)
         for _ in 0..<3 { shared.free.append([UInt8](repeating: 0, count: width * height * 3)) }
+        self.shared = Locked(shared)
     }
 
-    func withLock<T>(_ body: (inout Shared) -> T) -> T {
-        condition.lock(); defer { condition.unlock() }
-        return body(&shared)
+    func withLock<T: Sendable>(_ body: (inout Shared) -> T) -> T {
+        shared.withLock { body(&$0) }
     }
 
     // MARK: The frame loop's side
@@ -188,34 +206,35 @@ final class VideoDecoder: @unchecked Sendable {
     /// takes exactly `due` (waiting up to `timeout` seconds for it); otherwise the newest ready
     /// frame not later than `due` and newer than the one shown (any not later, after a backward jump).
     func take(due: Int, time: Double, wall: Double, exact: Bool, timeout: Double) -> VideoSlot? {
-        condition.lock(); defer { condition.unlock() }
-        shared.clock = (time, wall)
-        if shared.start == nil { shared.start = time }
-        let moved = due != shared.due
-        shared.due = due
-        // A new frame falls due: wake the decoder (in realtime it also wakes on its own, on time).
-        defer { if moved { condition.broadcast() } }
-        guard due != shared.shown else { return nil }
-        var index: Int?
-        if exact {
-            index = shared.ready.firstIndex { $0.frame == due }
-            if index == nil {
-                condition.broadcast()
-                let deadline = Date(timeIntervalSinceNow: timeout)
-                while index == nil && shared.failure == nil && !shared.stopping {
-                    if !condition.wait(until: deadline) { break }
-                    index = shared.ready.firstIndex { $0.frame == due }
-                }
-            }
-        } else {
-            let shown = shared.shown
-            index = shared.ready.lastIndex { $0.frame <= due && ($0.frame > shown || due < shown) }
+        let (slot, wake, wait) = shared.withLock { s -> (VideoSlot?, Bool, Bool) in
+            s.clock = (time, wall)
+            if s.start == nil { s.start = time }
+            // A new frame falls due: wake the decoder (in realtime it also wakes on its own, on time).
+            var wake = due != s.due
+            s.due = due
+            guard due != s.shown else { if wake { s.changes &+= 1 }; return (nil, wake, false) }
+            let shown = s.shown
+            let index = exact ? s.ready.firstIndex { $0.frame == due }
+                              : s.ready.lastIndex { $0.frame <= due && ($0.frame > shown || due < shown) }
+            let waits = exact && index == nil
+            if waits { wake = true }
+            if wake { s.changes &+= 1 }
+            return (index.map { Self.remove(at: $0, from: &s) }, wake, waits)
         }
-        guard let i = index else { return nil }
-        let slot = shared.ready.remove(at: i)
-        shared.shown = slot.frame
-        // Older ready frames can no longer be shown.
-        while let f = shared.ready.first, f.frame < slot.frame { shared.free.append(shared.ready.removeFirst().pixels) }
+        if wake { shared.broadcast() }
+        guard wait else { return slot }
+        return shared.wait(until: { s in s.failure != nil || s.stopping || s.ready.contains { $0.frame == due } },
+                           timeout: timeout) { s, _ -> VideoSlot? in
+            s.ready.firstIndex { $0.frame == due }.map { Self.remove(at: $0, from: &s) }
+        }
+    }
+
+    /// Takes ready frame `i` to be shown; older ready frames can no longer be shown and go back
+    /// to the free buffers.
+    private static func remove(at i: Int, from s: inout Shared) -> VideoSlot {
+        let slot = s.ready.remove(at: i)
+        s.shown = slot.frame
+        while let f = s.ready.first, f.frame < slot.frame { s.free.append(s.ready.removeFirst().pixels) }
         return slot
     }
 
@@ -223,108 +242,125 @@ final class VideoDecoder: @unchecked Sendable {
     func giveBack(_ slot: consuming VideoSlot) {
         let pixels = slot.pixels
         _ = consume slot
-        condition.lock()
-        shared.free.append(consume pixels)
-        condition.broadcast()
-        condition.unlock()
+        // (A closure only borrows what it captures: the frame loop's `pixels` ends with this call,
+        // before the decoder next writes the buffer, so that write finds it unshared.)
+        shared.update { s in
+            s.free.append(pixels)
+            s.changes &+= 1
+        }
     }
 
     // MARK: The decode thread
 
     /// The decode loop: runs until `stop`.
     func run() {
-        condition.lock()
-        while !shared.stopping {
-            guard let target = nextTarget() else {
-                let wake = wakeTime()
-                _ = condition.wait(until: wake)
-                continue
-            }
-            // A buffer: a free one, else the oldest ready frame no longer wanted.
-            var buffer: [UInt8]
-            let due = dueNow()
-            if let b = shared.free.popLast() {
-                buffer = b
-            } else if let i = shared.ready.firstIndex(where: { $0.frame != due && $0.frame != due + 1 }) {
-                buffer = shared.ready.remove(at: i).pixels
-            } else {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
-                continue
-            }
-            let count = shared.frameCount
-            condition.unlock()
-            let result = decode(target, into: &buffer, frameCount: count)
-            condition.lock()
-            switch result {
-            case .success(let (clip, learned)):
-                if let learned { shared.frameCount = learned }
-                var at = shared.ready.endIndex
-                while at > 0 && shared.ready[at - 1].frame > target { at -= 1 }
-                shared.ready.insert(VideoSlot(frame: target, clipFrame: clip, pixels: consume buffer), at: at)
-                let due = dueNow()
-                if shared.ready.count > 2, let i = shared.ready.firstIndex(where: { $0.frame != due && $0.frame != due + 1 }) {
-                    shared.free.append(shared.ready.remove(at: i).pixels)
+        var reader = FrameReader(capture: capture, width: width, height: height)
+        let shared = self.shared
+        while true {
+            let nextFrame = reader.nextFrame
+            let step = shared.withLock { s in nextStep(&s, nextFrame: nextFrame) }
+            switch consume step {
+            case .stop:
+                return
+            case .sleep(let seen, let seconds):
+                shared.wait(until: { $0.stopping || $0.changes != seen }, timeout: seconds) { _, _ in }
+            case .decode(let target, var buffer, let frameCount):
+                let result = reader.decode(target, into: &buffer, frameCount: frameCount) { shared.withLock { $0.stopping } }
+                shared.update { s in
+                    switch result {
+                    case .success(let (clip, learned)):
+                        if let learned { s.frameCount = learned }
+                        var at = s.ready.endIndex
+                        while at > 0 && s.ready[at - 1].frame > target { at -= 1 }
+                        s.ready.insert(VideoSlot(frame: target, clipFrame: clip, pixels: buffer), at: at)
+                        let due = dueNow(s)
+                        if s.ready.count > 2, let i = s.ready.firstIndex(where: { $0.frame != due && $0.frame != due + 1 }) {
+                            s.free.append(s.ready.remove(at: i).pixels)
+                        }
+                    case .failure(let error):
+                        s.failure = "\(error)"
+                        s.free.append(buffer)
+                    }
                 }
-            case .failure(let error):
-                shared.failure = "\(error)"
-                shared.free.append(buffer)
             }
-            condition.broadcast()
         }
-        condition.unlock()
+    }
+
+    /// The decode loop's next step (under the lock): a frame to decode and a buffer for it (a
+    /// free one, else the oldest ready frame no longer wanted), or a sleep.
+    private func nextStep(_ s: inout Shared, nextFrame: Int) -> Step {
+        if s.stopping { return .stop }
+        guard let target = nextTarget(s, nextFrame: nextFrame) else { return .sleep(seen: s.changes, seconds: wakeDelay(s)) }
+        let due = dueNow(s)
+        if let b = s.free.popLast() { return .decode(target: target, buffer: b, frameCount: s.frameCount) }
+        if let i = s.ready.firstIndex(where: { $0.frame != due && $0.frame != due + 1 }) {
+            return .decode(target: target, buffer: s.ready.remove(at: i).pixels, frameCount: s.frameCount)
+        }
+        return .sleep(seen: s.changes, seconds: 0.1)
     }
 
     /// Asks the decode loop to end (its thread is joined by the texture).
     func stop() {
-        condition.lock()
-        shared.stopping = true
-        condition.broadcast()
-        condition.unlock()
+        shared.update { s in s.stopping = true; s.changes &+= 1 }
     }
 
-    /// Whether `frame` is decoded, being shown, or ready (caller holds the lock).
-    private func have(_ frame: Int) -> Bool {
-        frame == shared.shown || shared.ready.contains { $0.frame == frame }
+    /// Whether `frame` is decoded, being shown, or ready.
+    private func have(_ frame: Int, _ s: Shared) -> Bool {
+        frame == s.shown || s.ready.contains { $0.frame == frame }
     }
 
     /// The frame due now by the extrapolated frame clock (realtime; at most 1 s past the last
     /// advance), else the last one asked for.
-    private func dueNow() -> Int {
-        guard realtime, let c = shared.clock, let start = shared.start else { return shared.due }
+    private func dueNow(_ s: Shared) -> Int {
+        guard realtime, let c = s.clock, let start = s.start else { return s.due }
         let t = c.time + min(1, max(0, MonotonicClock.now() - c.wall))
         let f = ((t - start) * fps + 1e-6).rounded(.down)
-        return max(shared.due, f > 0 ? (f < 1e15 ? Int(f) : Int(1e15)) : 0)
+        return max(s.due, f > 0 ? (f < 1e15 ? Int(f) : Int(1e15)) : 0)
     }
 
-    /// The next frame to decode, or nil when there is nothing to do (caller holds the lock).
-    private func nextTarget() -> Int? {
-        if shared.failure != nil { return nil }
-        let due = dueNow()
+    /// The next frame to decode, or nil when there is nothing to do (`nextFrame`: the one the
+    /// capture returns next).
+    private func nextTarget(_ s: Shared, nextFrame: Int) -> Int? {
+        if s.failure != nil { return nil }
+        let due = dueNow(s)
         if !realtime {
-            if !have(due) { return due }
-            return have(due + 1) ? nil : due + 1           // prefetch while the due frame is drawn
+            if !have(due, s) { return due }
+            return have(due + 1, s) ? nil : due + 1           // prefetch while the due frame is drawn
         }
-        if due < shared.shown && !have(due) { return due }   // the clock jumped back: seek
+        if due < s.shown && !have(due, s) { return due }   // the clock jumped back: seek
         // The due frame and the next, decoding forward only (skipping frames when behind).
-        if !have(due) && due >= nextFrame { return due }
-        if !have(due + 1) && due + 1 >= nextFrame { return due + 1 }
+        if !have(due, s) && due >= nextFrame { return due }
+        if !have(due + 1, s) && due + 1 >= nextFrame { return due + 1 }
         return nil
     }
 
-    /// When to look again with nothing to do: when the next frame falls due (realtime), else on a signal.
-    private func wakeTime() -> Date {
-        guard realtime, shared.failure == nil, let c = shared.clock, let start = shared.start else {
-            return Date(timeIntervalSinceNow: 1)
-        }
-        let nextDue = start + Double(dueNow() + 1) / fps            // frame-clock time
-        let wait = min(0.5, max(0.001, nextDue - c.time - (MonotonicClock.now() - c.wall)))
-        return Date(timeIntervalSinceNow: wait)
+    /// How long to sleep with nothing to do: until the next frame falls due (realtime), else
+    /// until woken (at most a second).
+    private func wakeDelay(_ s: Shared) -> Double {
+        guard realtime, s.failure == nil, let c = s.clock, let start = s.start else { return 1 }
+        let nextDue = start + Double(dueNow(s) + 1) / fps            // frame-clock time
+        return min(0.5, max(0.001, nextDue - c.time - (MonotonicClock.now() - c.wall)))
+    }
+}
+
+/// The decode thread's own state: the capture and where it stands in the file.
+struct FrameReader {
+    let capture: VideoCapture
+    let width: Int, height: Int
+    /// The next frame the capture returns, as a frame number since playback start and as a
+    /// position in the file (`VideoTexture.init` read frame 0).
+    var nextFrame = 1, filePosition = 1
+    var scratch = RGBFrame()
+
+    init(capture: VideoCapture, width: Int, height: Int) {
+        self.capture = capture; self.width = width; self.height = height
     }
 
     /// Decodes frame `target` into `buffer` (reading forward, or rewinding first when it lies
     /// behind the file position). Returns the clip frame and, when the file ended early, the
-    /// learned frame count.
-    private func decode(_ target: Int, into buffer: inout [UInt8], frameCount: Int) -> Result<(Int, Int?), Error> {
+    /// learned frame count. A long skip ends early once `stopping` says so.
+    mutating func decode(_ target: Int, into buffer: inout [UInt8], frameCount: Int,
+                         stopping: () -> Bool) -> Result<(Int, Int?), Error> {
         var count = frameCount
         var learned: Int?
         do {
@@ -335,7 +371,7 @@ final class VideoDecoder: @unchecked Sendable {
                 let clip = count > 0 ? target % count : target
                 if clip < filePosition { try capture.rewind(); filePosition = 0 }
                 if filePosition == clip { break }
-                if withLock({ $0.stopping }) { throw CancellationError() }   // a long skip ends with the texture
+                if stopping() { throw CancellationError() }   // a long skip ends with the texture
                 if try !readNext(&count, &learned) { throw MediaError.capture("\(capture.source): no frames") }
             }
             guard try readNext(&count, &learned) else { throw MediaError.capture("\(capture.source): no frames") }
@@ -351,7 +387,7 @@ final class VideoDecoder: @unchecked Sendable {
 
     /// Reads the file's next frame into `scratch`, wrapping at `count` frames or at the end of
     /// the file (which then fixes `count`). False when the file has no frame at all.
-    private func readNext(_ count: inout Int, _ learned: inout Int?) throws -> Bool {
+    private mutating func readNext(_ count: inout Int, _ learned: inout Int?) throws -> Bool {
         if count > 0 && filePosition >= count { try capture.rewind(); filePosition = 0 }
         if try capture.read(into: &scratch, timestamp: 0) { filePosition += 1; return true }
         guard filePosition > 0 else { return false }

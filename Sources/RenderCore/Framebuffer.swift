@@ -4,7 +4,7 @@
 /// memory read R, G, B, A (SDL's `SDL_PIXELFORMAT_RGBA32`). Depth is the camera-space
 /// distance along −Z in metres, `+infinity` where nothing was drawn. Pixel (0, 0) is the
 /// top-left; rows are `width` pixels apart. Storage is allocated once and reused across frames.
-public final class Framebuffer: @unchecked Sendable {
+public final class Framebuffer {
     /// Width in pixels.
     public private(set) var width: Int
     /// Height in pixels.

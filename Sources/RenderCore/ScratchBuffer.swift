@@ -11,7 +11,7 @@ import Glibc
 /// the steady state allocates nothing. Growth is by at least 1.5×, so a buffer that follows a
 /// slowly growing size reallocates O(log n) times. Not thread-safe: one owner sizes it, workers
 /// may write disjoint ranges of `base` between sizings.
-public final class ScratchBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
+public final class ScratchBuffer<Element: BitwiseCopyable> {
     /// The storage (`capacity` elements, uninitialised unless written).
     public private(set) var base: UnsafeMutablePointer<Element>
     /// Elements the storage holds.

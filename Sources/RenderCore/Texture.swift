@@ -8,9 +8,9 @@
 /// Each level is stored with one extra column and row that repeat its first column and row
 /// (row stride `width + 1`), so a bilinear footprint (x, x+1) × (y, y+1) never wraps in memory
 /// and the right-hand pair of texels can be loaded as one 64-bit value.
-public final class Texture: @unchecked Sendable {
+public final class Texture: Sendable {
     /// One mip level inside the texture's storage.
-    public struct Level: Sendable {
+    public struct Level: Sendable, BitwiseCopyable {
         /// Width in texels.
         public let width: Int
         /// Height in texels.
@@ -24,11 +24,14 @@ public final class Texture: @unchecked Sendable {
     /// Mip levels, level 0 the full-size picture, the last 1×1.
     public let levels: [Level]
     /// Packed RGBA texels of every level, top-left first per level.
-    public let texels: UnsafeMutablePointer<UInt32>
+    @inlinable public var texels: UnsafeMutablePointer<UInt32> { texelStorage.base }
     /// Total number of texels in `texels`.
     public let texelCount: Int
     /// The same as `levels`, in raw memory for renderers' inner loops.
-    public let levelTable: UnsafeMutablePointer<Level>
+    @inlinable public var levelTable: UnsafeMutablePointer<Level> { levelStorage.base }
+    /// `texels` and `levelTable`: written only by `update`/`rebuildMipmaps` between frames.
+    @usableFromInline let texelStorage: SharedPointer<UInt32>
+    @usableFromInline let levelStorage: SharedPointer<Level>
 
     /// An opaque black texture of `width`×`height` texels (at least 1×1) and its full mip
     /// chain, to be filled with `update(rgb:rowBytes:)` or `update(_:)`.
@@ -42,13 +45,13 @@ public final class Texture: @unchecked Sendable {
             if w == 1 && h == 1 { break }
             w = max(1, w / 2); h = max(1, h / 2)
         }
-        let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: total)
-        storage.initialize(repeating: 0xFF00_0000, count: total)
-        texels = storage
+        let storage = SharedPointer<UInt32>.allocate(capacity: total)
+        storage.base.initialize(repeating: 0xFF00_0000, count: total)
+        texelStorage = storage
         texelCount = total
         self.levels = levels
-        levelTable = .allocate(capacity: levels.count)
-        levelTable.initialize(from: levels, count: levels.count)
+        levelStorage = .allocate(capacity: levels.count)
+        levelStorage.base.initialize(from: levels, count: levels.count)
     }
 
     /// Builds the texture and its mipmap chain from a picture.
@@ -57,7 +60,7 @@ public final class Texture: @unchecked Sendable {
         update(image)
     }
 
-    deinit { texels.deallocate(); levelTable.deallocate() }
+    deinit { texelStorage.deallocate(); levelStorage.deallocate() }
 
     /// Width of level 0 in texels.
     public var width: Int { levels[0].width }

@@ -21,7 +21,7 @@ import RenderCore
 /// `assemble(_:)` refills, by plain copies, from prepared blocks — how a level-of-detail scene
 /// builds each frame's splats from the ranges it chose without re-preparing or reallocating
 /// (it grows only when a selection needs more room). Its owner refills it between renders only.
-public final class PreparedSplats: @unchecked Sendable {
+public final class PreparedSplats {
     /// Field indices into `fields` (each an array of `paddedCount` Floats).
     enum Field: Int, CaseIterable {
         case x, y, z, opacity, sxx, sxy, sxz, syy, syz, szz, red, green, blue, tau

@@ -25,7 +25,7 @@ import Workers
 ///     let splats = SplatRenderer.prepare(cloud)        // once per scene
 ///     let renderer = SplatRenderer(threads: 2)          // once
 ///     let times = renderer.render(splats, camera: cam, into: framebuffer)   // per frame
-public final class SplatRenderer: @unchecked Sendable {
+public final class SplatRenderer {
     /// Number of worker threads (the calling thread included).
     public let threads: Int
     /// Mip-Splatting-style opacity compensation for the +0.3 px² dilation (off by default:

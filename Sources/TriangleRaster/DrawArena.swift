@@ -10,7 +10,7 @@ import RenderCore
 /// that does not fit returns nil (the chunk then uses storage of its own for this draw);
 /// the next `reset` grows the arena to 1.5× what the last draw asked for, so allocation
 /// stops once the warm-up has seen the largest view.
-final class DrawArena<Element: BitwiseCopyable>: @unchecked Sendable {
+final class DrawArena<Element: BitwiseCopyable> {
     private let storage = ScratchBuffer<Element>()
     private let cursor = Atomic<Int>(0)
     /// Elements asked for since `reset`, including claims that did not fit.

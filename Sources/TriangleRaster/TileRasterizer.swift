@@ -1,7 +1,7 @@
 import RenderCore
 
 /// Where a draw writes: raw colour/depth pointers of a `Framebuffer`.
-struct RasterTarget: @unchecked Sendable {
+struct RasterTarget {
     let color: UnsafeMutablePointer<UInt32>
     let depth: UnsafeMutablePointer<Float>
     let width: Int

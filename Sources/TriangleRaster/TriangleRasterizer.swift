@@ -35,7 +35,7 @@ public struct RasterStats: Sendable, Equatable {
 /// claim items through an atomic counter. Buffers grow to the largest draw seen and are then
 /// reused, and stages are handed to the pool without closures: no allocation per frame in
 /// steady state.
-public final class TriangleRasterizer: @unchecked Sendable {
+public final class TriangleRasterizer {
     /// Number of threads the stages run on (including the caller).
     public let threads: Int
     /// Culling and lighting options.

@@ -3,11 +3,12 @@
 import Media
 import HeadTracking
 import RenderCore
+import Workers
 
 /// Runs the face back end, tracking and the eye model on one frame at a time.
-public final class EyePipeline: @unchecked Sendable {
+public final class EyePipeline: Sendable {
     /// How faces are found.
-    public enum Finder: @unchecked Sendable {
+    public enum Finder: Sendable {
         /// The Face Landmarker: landmarks and the head's pose; eyes placed by `HeadPoseModel`.
         /// `backup` (BlazeFace, with its full-range model) finds the eyes in frames where the
         /// landmarker sees no face — a face smaller than its detector's ~55 px, i.e. a viewer
@@ -20,22 +21,40 @@ public final class EyePipeline: @unchecked Sendable {
     public let finder: Finder
     /// The back end in use (for the HUD, `--stats` and log headers).
     public let backend: DetectorBackend
-    public var model: PinholeEyeModel
-    public private(set) var tracker = FaceTracker()
+    public var model: PinholeEyeModel {
+        get { state.withLock { $0.model } }
+        set { state.withLock { $0.model = newValue } }
+    }
+    public var tracker: FaceTracker { state.withLock { $0.tracker } }
     /// Nominal face-box width (metres) for the box-only distance estimate.
-    public var faceWidth = 0.15
+    public var faceWidth: Double {
+        get { state.withLock { $0.faceWidth } }
+        set { state.withLock { $0.faceWidth = newValue } }
+    }
     /// BlazeFace: place the eyes by the head pose fitted to its six keypoints (else by the eye
     /// spacing alone).
-    public var useKeypointPose = true
+    public var useKeypointPose: Bool {
+        get { state.withLock { $0.useKeypointPose } }
+        set { state.withLock { $0.useKeypointPose = newValue } }
+    }
+
+    /// The settings and the tracked face, set from any thread, read by `process` once per frame.
+    private struct State {
+        var model: PinholeEyeModel
+        var tracker = FaceTracker()
+        var faceWidth = 0.15
+        var useKeypointPose = true
+    }
+    private let state: Locked<State>
 
     /// A pipeline over a box detector.
     public init(detector: FaceDetector, model: PinholeEyeModel) {
-        finder = .detector(detector); backend = detector.backend; self.model = model
+        finder = .detector(detector); backend = detector.backend; state = Locked(State(model: model))
     }
 
     /// A pipeline over the Face Landmarker, with an optional BlazeFace `backup` for far faces.
     public init(landmarker: FaceLandmarker, backup: FaceDetector? = nil, model: PinholeEyeModel) {
-        finder = .landmarker(landmarker, backup: backup); backend = .landmarker; self.model = model
+        finder = .landmarker(landmarker, backup: backup); backend = .landmarker; state = Locked(State(model: model))
     }
 
     /// The best pipeline that can be had, trying the landmarker, then BlazeFace, then Haar (or
@@ -71,9 +90,14 @@ public final class EyePipeline: @unchecked Sendable {
         }
     }
 
-    /// Processes `frame`. Throws `WebcamError.detection` if the back end fails.
+    /// Processes `frame`. Throws `WebcamError.detection` if the back end fails. Frames come
+    /// from one thread at a time (the tracker follows them in order).
     public func process(_ frame: RGBFrame) throws -> EyeObservation {
         let t0 = MonotonicClock.now()
+        let settings = state.withLock { $0 }
+        let model = settings.model, faceWidth = settings.faceWidth, useKeypointPose = settings.useKeypointPose
+        var tracker = settings.tracker
+        defer { state.withLock { [tracker] in $0.tracker = tracker } }
         let width = Double(frame.width), height = Double(frame.height)
         var eyes: EyePoints?
         var angles: Vec3d?
@@ -123,5 +147,5 @@ public final class EyePipeline: @unchecked Sendable {
     }
 
     /// Forgets the tracked face.
-    public func reset() { tracker.reset() }
+    public func reset() { state.withLock { $0.tracker.reset() } }
 }

@@ -3,15 +3,20 @@
 import Media
 import CWebcam
 import Foundation
+import Workers
 
-/// A face detector. One thread at a time (the processing thread).
-public final class FaceDetector: @unchecked Sendable {
-    private let handle: OpaquePointer
+/// A face detector. Detections take turns behind a lock (the processing thread alone uses it).
+public final class FaceDetector: Sendable {
+    /// The native detector and its output buffer: used only under the lock.
+    private struct Native {
+        let handle: OpaquePointer
+        var faces = [sfw_face](repeating: sfw_face(), count: 8)
+    }
+    private let native: Locked<Native>
     /// The back end in use.
     public let backend: DetectorBackend
     /// Whether full-range detection (far faces) is available.
     public let hasFullRange: Bool
-    private var faces = [sfw_face](repeating: sfw_face(), count: 8)
 
     /// Creates a `backend` detector. MediaPipe needs `models` (library + short-range model;
     /// the full-range one is optional). Throws `WebcamError.detector` naming what is missing.
@@ -45,22 +50,28 @@ public final class FaceDetector: @unchecked Sendable {
             result = withNativeErrorBuffer { sfw_detector_create(&cfg, $0, $1) }
         }
         guard let h = result.0 else { throw WebcamError.detector(result.1.isEmpty ? "\(backend.rawValue) detector unavailable" : result.1) }
-        handle = h
         hasFullRange = full
+        native = Locked(Native(handle: h))
     }
 
-    deinit { sfw_detector_destroy(handle) }
+    deinit { native.withLock { sfw_detector_destroy($0.handle) } }
 
     /// Faces in `frame`, best first; only inside `roi` (x, y, w, h pixels) when given;
     /// `fullRange` uses MediaPipe's far-face model. Throws `WebcamError.detection`.
     public func detect(_ frame: RGBFrame, roi: (x: Double, y: Double, w: Double, h: Double)? = nil,
                        fullRange: Bool = false) throws -> [DetectedFace] {
         guard frame.width > 0, frame.height > 0, frame.pixels.count >= frame.width * frame.height * 3 else { return [] }
+        return try native.withLock { try detect(&$0, frame, roi: roi, fullRange: fullRange) }
+    }
+
+    private func detect(_ native: inout Native, _ frame: RGBFrame, roi: (x: Double, y: Double, w: Double, h: Double)?,
+                        fullRange: Bool) throws -> [DetectedFace] {
+        let handle = native.handle
         var rect = sfw_rect(x: Float(roi?.x ?? 0), y: Float(roi?.y ?? 0), w: Float(roi?.w ?? 0), h: Float(roi?.h ?? 0))
-        let capacity = Int32(faces.count)
+        let capacity = Int32(native.faces.count)
         let (n, message) = withNativeErrorBuffer { err, len -> Int32 in
             frame.pixels.withUnsafeBufferPointer { px in
-                faces.withUnsafeMutableBufferPointer { out in
+                native.faces.withUnsafeMutableBufferPointer { out in
                     withUnsafePointer(to: &rect) { r in
                         sfw_detector_detect(handle, px.baseAddress, Int32(frame.width), Int32(frame.height), 0,
                                             Int64(frame.timestamp * 1000), roi == nil ? nil : r, fullRange && hasFullRange ? 1 : 0,
@@ -71,7 +82,7 @@ public final class FaceDetector: @unchecked Sendable {
         }
         guard n >= 0 else { throw WebcamError.detection(message) }
         return (0..<Int(n)).map { i in
-            let f = faces[i]
+            let f = native.faces[i]
             let kp = withUnsafeBytes(of: f.keypoints) { raw -> [SIMD2<Double>] in
                 let p = raw.bindMemory(to: Float.self)
                 return (0..<Int(min(6, max(0, f.keypoint_count)))).map { SIMD2(Double(p[2 * $0]), Double(p[2 * $0 + 1])) }

@@ -1,6 +1,7 @@
 // FaceLandmarker — MediaPipe's Face Landmarker: 478 landmarks and the head's pose per face.
 import CWebcam
 import Foundation
+import Workers
 import Media
 
 /// One face as the landmarker sees it.
@@ -18,15 +19,19 @@ public struct FaceLandmarks: Sendable {
 }
 
 /// The Face Landmarker in VIDEO mode (it tracks each face from the previous frame). One thread
-/// at a time (the processing thread); frames must come in time order.
-public final class FaceLandmarker: @unchecked Sendable {
-    private let handle: OpaquePointer
-    private var buffer: [sfw_face_landmarks]
+/// at a time (the processing thread; calls take turns behind a lock); frames must come in time order.
+public final class FaceLandmarker: Sendable {
+    /// The native landmarker, its output buffer and the faces the last call returned (VIDEO
+    /// mode was following them): used only under the lock.
+    private struct Native {
+        let handle: OpaquePointer
+        var buffer: [sfw_face_landmarks]
+        var following = 0
+    }
+    private let native: Locked<Native>
     /// The canonical face from the same bundle, for refitting the pose through the real camera
     /// (nil when the bundle lacks it: the transform is used alone).
     public let canonicalFace: CanonicalFace?
-    /// Faces the last call returned (VIDEO mode was following them).
-    private var following = 0
 
     /// Creates a landmarker following at most `maxFaces` faces. Throws `WebcamError.detector`
     /// naming the missing or unloadable file.
@@ -38,36 +43,38 @@ public final class FaceLandmarker: @unchecked Sendable {
             sfw_landmarker_create(models.library, models.landmarkerModel, Int32(maxFaces), 0.5, err, len)
         }
         guard let h else { throw WebcamError.detector(message.isEmpty ? "face landmarker unavailable" : message) }
-        handle = h
-        buffer = [sfw_face_landmarks](repeating: sfw_face_landmarks(), count: maxFaces)
         canonicalFace = try? CanonicalFace.load(task: models.landmarkerModel)
+        native = Locked(Native(handle: h, buffer: [sfw_face_landmarks](repeating: sfw_face_landmarks(), count: maxFaces)))
     }
 
-    deinit { sfw_landmarker_destroy(handle) }
+    deinit { native.withLock { sfw_landmarker_destroy($0.handle) } }
 
     /// The faces in `frame` (in no particular order). VIDEO mode follows the last frame's faces
     /// and runs its face detector only when it follows none, so a face lost in this frame (a
     /// jump, a cut) is searched for once more in the same frame. Throws `WebcamError.detection`.
     public func detect(_ frame: RGBFrame) throws -> [FaceLandmarks] {
-        var faces = try detectOnce(frame)
-        if faces.isEmpty && following > 0 { faces = try detectOnce(frame) }
-        following = faces.count
-        return faces
+        try native.withLock { n in
+            var faces = try Self.detectOnce(&n, frame)
+            if faces.isEmpty && n.following > 0 { faces = try Self.detectOnce(&n, frame) }
+            n.following = faces.count
+            return faces
+        }
     }
 
-    private func detectOnce(_ frame: RGBFrame) throws -> [FaceLandmarks] {
+    private static func detectOnce(_ native: inout Native, _ frame: RGBFrame) throws -> [FaceLandmarks] {
+        let handle = native.handle
         guard frame.width > 0, frame.height > 0, frame.pixels.count >= frame.width * frame.height * 3 else { return [] }
-        let capacity = Int32(buffer.count)
+        let capacity = Int32(native.buffer.count)
         let (n, message) = withNativeErrorBuffer { err, len -> Int32 in
             frame.pixels.withUnsafeBufferPointer { px in
-                buffer.withUnsafeMutableBufferPointer { out in
+                native.buffer.withUnsafeMutableBufferPointer { out in
                     sfw_landmarker_detect(handle, px.baseAddress, Int32(frame.width), Int32(frame.height), 0,
                                           Int64((frame.timestamp * 1000).rounded()), out.baseAddress, capacity, err, len)
                 }
             }
         }
         guard n >= 0 else { throw WebcamError.detection(message) }
-        return (0..<Int(n)).map { Self.convert(&buffer[$0]) }
+        return (0..<Int(n)).map { convert(&native.buffer[$0]) }
     }
 
     private static func convert(_ f: inout sfw_face_landmarks) -> FaceLandmarks {

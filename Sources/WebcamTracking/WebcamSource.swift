@@ -54,20 +54,20 @@ public final class WebcamSource: CameraTrackingSource {
         var newModel: PinholeEyeModel?  // a calibration result for the processing thread to apply
     }
     private let shared: Locked<Shared>
-    // Capture-thread state (only the capture thread touches it).
-    private final class CaptureState: @unchecked Sendable {
+    /// Capture-thread state (only the capture thread touches it, one step at a time under its lock).
+    private struct CaptureState {
         var frame = RGBFrame(); var start = 0.0; var fileFrames = 0
         /// The capture being read: `capture`, or a stream reopened after a drop (nil while down).
         var current: VideoCapture?
         /// Stream reconnection: attempts since the drop, and when to try next.
         var attempts = 0, nextAttempt = 0.0
     }
-    private let captureState = CaptureState()
+    private let captureState: Locked<CaptureState>
 
     /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
     public init(capture: VideoCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
         self.capture = capture; self.pipeline = pipeline; self.clock = clock
-        captureState.current = capture
+        captureState = Locked(CaptureState(current: capture))
         shared = Locked(Shared(status: WebcamStatus(backend: pipeline.backend.rawValue)))
     }
 
@@ -82,7 +82,8 @@ public final class WebcamSource: CameraTrackingSource {
     }
 
     public func start() throws {
-        captureState.start = clock()
+        let start = clock()
+        captureState.withLock { $0.start = start }
         captureThread.start(loop: { [self] in captureStep() })
         processThread.start(loop: { [self] in processStep() })
     }
@@ -109,8 +110,11 @@ public final class WebcamSource: CameraTrackingSource {
     // MARK: capture thread
 
     private func captureStep() {
-        let st = captureState
-        guard let capture = st.current ?? reconnect() else { return }
+        captureState.withLock { captureStep(&$0) }
+    }
+
+    private func captureStep(_ st: inout CaptureState) {
+        guard let capture = st.current ?? reconnect(&st) else { return }
         if capture.isFile, capture.fps > 0 {
             // Play a file at its own frame rate: frame k is due at start + k / fps.
             let due = st.start + Double(st.fileFrames) / capture.fps
@@ -153,8 +157,7 @@ public final class WebcamSource: CameraTrackingSource {
 
     /// Reopens a dropped stream when its back-off has passed (0.5, 1, 2, 4, then every 5 s);
     /// the attempt itself waits at most the stream's timeout. Returns the capture when it is back.
-    private func reconnect() -> VideoCapture? {
-        let st = captureState
+    private func reconnect(_ st: inout CaptureState) -> VideoCapture? {
         let wait = st.nextAttempt - clock()
         if wait > 0 { captureThread.pause(min(wait, 0.05)); return nil }
         st.attempts += 1

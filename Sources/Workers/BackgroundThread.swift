@@ -5,7 +5,7 @@ import Foundation
 /// A stoppable loop on its own thread. `start` calls `body` repeatedly until `stop()` or until
 /// `body` returns false (one-shot work returns false at once). Each call must return within a
 /// bounded time (poll timeouts, `pause`), so `stop` can join.
-public final class BackgroundThread: @unchecked Sendable {
+public final class BackgroundThread: Sendable {
     public let name: String
     private struct State { var stopping = false, running = false, wakes = 0 }
     private let state = Locked(State())
@@ -30,6 +30,9 @@ public final class BackgroundThread: @unchecked Sendable {
         guard first else { return false }
         // The thread holds this object, not its owner; it lets go when the loop ends.
         let thread = Thread { [self] in
+            // Named from inside as well: Foundation on Linux gives the kernel (`top -H`, gdb,
+            // /proc/self/task/*/comm) only the name a thread sets on itself. 15 bytes are kept.
+            Thread.current.name = name
             while !isStopping, body() {}
             state.update { $0.running = false }
         }

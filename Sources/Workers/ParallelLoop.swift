@@ -18,7 +18,7 @@ public enum ParallelLoop {
 }
 
 /// The indices of one `ParallelLoop.run`, shared by its workers.
-private final class IndexJob: @unchecked Sendable {
+private final class IndexJob {
     private let count: Int
     private let body: (Int) throws -> Void
     private let cancelled: (@Sendable () -> Bool)?

@@ -1,5 +1,6 @@
 // PoseSender — the head pose sent to other apps as opentrack's "UDP over network" packet.
 import Foundation
+import Synchronization
 import RenderCore
 #if canImport(Glibc)
 import Glibc
@@ -9,22 +10,27 @@ import Glibc
 /// yaw, pitch, roll in degrees) to `host:port`, in the frame our own `--head udp` source reads
 /// with the same `mapping` (its inverse), so that sending and receiving is the identity. One
 /// datagram per `send`; a failed send is counted, never thrown (the window goes on).
-public final class PoseSender: @unchecked Sendable {
+public final class PoseSender: Sendable {
     public let host: String, port: UInt16
     public let mapping: OpentrackMapping
     private let fd: Int32
-    private var address = sockaddr_in()
-    /// Datagrams sent, and sends that failed.
-    public private(set) var sent = 0, failed = 0
+    private let address: sockaddr_in
+    private let sentCount = Atomic<Int>(0), failedCount = Atomic<Int>(0)
+    /// Datagrams sent.
+    public var sent: Int { sentCount.load(ordering: .relaxed) }
+    /// Sends that failed.
+    public var failed: Int { failedCount.load(ordering: .relaxed) }
 
     /// Opens a UDP socket for `host` (an IPv4 address) and `port`. Throws `HeadTrackingError`.
     public init(host: String, port: UInt16, mapping: OpentrackMapping) throws {
         self.host = host; self.port = port; self.mapping = mapping
+        var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
             throw HeadTrackingError.badSpec(what: "pose target host", value: host, expected: "an IPv4 address such as 127.0.0.1")
         }
+        self.address = address
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw HeadTrackingError.socket(call: "socket", errno: errno, detail: "pose target \(host):\(port)") }
     }
@@ -44,13 +50,13 @@ public final class PoseSender: @unchecked Sendable {
     public func send(position: Vec3d, rotation: Vec3d?) {
         let bytes = packet(position: position, rotation: rotation)
         let n = bytes.withUnsafeBytes { raw in
-            withUnsafePointer(to: &address) {
+            withUnsafePointer(to: address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     sendto(fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
         }
-        if n == bytes.count { sent += 1 } else { failed += 1 }
+        if n == bytes.count { sentCount.add(1, ordering: .relaxed) } else { failedCount.add(1, ordering: .relaxed) }
     }
 }
 

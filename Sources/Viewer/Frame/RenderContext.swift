@@ -5,7 +5,7 @@ import TriangleRaster
 import Workers
 
 /// The renderers a frame is drawn with, created once per session and reused.
-public final class RenderContext: @unchecked Sendable {
+public final class RenderContext {
     /// Threads each renderer uses (including the calling thread).
     public let threads: Int
     /// The triangle rasterizer.

@@ -167,7 +167,8 @@ public struct SceneLoader {
             }
             do {
                 // The builder reports from its workers: one at a time through the lock.
-                let report = Locked(progress)
+                // Audited: `progress` is called only under this lock, and only while this thread waits in `make`.
+                let report = Locked(unchecked: progress)
                 let made = try CaptureLOD.make(cloud, path: path, cache: options.lod.treeCache, cancelled: cancelled, progress: { f in
                     report.withLock { $0?(Int(f * 1000), 1000) }
                 })

@@ -7,7 +7,7 @@ import Workers
 
 /// One background load. The frame loop polls `state()` every frame: progress while loading,
 /// then the scene or the error (shown in the window; the window never exits for it).
-final class SceneDropLoader: @unchecked Sendable {
+final class SceneDropLoader: Sendable {
     enum State {
         case loading(fraction: Double)
         /// The scene; the source it was opened from (nil: the same capture with levels of detail);
@@ -64,7 +64,7 @@ final class SceneDropLoader: @unchecked Sendable {
     /// waited for (the frame loop must not freeze); its thread ends by itself when the load does.
     deinit { thread.stop(timeout: isLevelOfDetail ? 30 : 0) }
 
-    private func set(_ s: State) { current.withLock { $0 = s } }
+    private func set(_ s: sending State) { current.set(s) }
 
     /// The load's state now.
     func state() -> State { current.withLock { $0 } }
