@@ -21,7 +21,7 @@ import Workers
 /// except the chunks the current frame shows or asked for (pinned), which may take it over the
 /// bound until the frame moves on. A chunk that fails to load is remembered (`failures`) and
 /// never retried; its ranges are reported and skipped.
-final class LODChunkStore: @unchecked Sendable {
+final class LODChunkStore: Sendable {
     /// A chunk's ranges in use: (leaf, level, range), from the file's tree.
     struct User { var node: Int, level: Int, range: StreamedSOG.Range }
 
@@ -35,10 +35,10 @@ final class LODChunkStore: @unchecked Sendable {
     /// Per (leaf, level) at `n * levels + l`: the chunk and the index into `users[chunk]` (−1: none).
     private let slotChunk: [Int], slotIndex: [Int]
 
-    /// State shared with the loader thread, guarded by `condition`.
+    /// State shared with the loader thread, behind `shared`'s lock.
     struct Shared {
         /// Per chunk: its blocks (parallel to `users[chunk]`; nil where a range fell outside it) when loaded.
-        var blocks: [[PreparedSplats?]?]
+        var blocks: [FrozenBlocks?]
         var bytes: [Int]
         var lastUse: [UInt64]
         var totalBytes = 0
@@ -49,15 +49,15 @@ final class LODChunkStore: @unchecked Sendable {
         var loading: Int?
         var tick: UInt64 = 0
         var stopping = false
+        /// Whether the loader thread was started (`.realtime`, on the first request for a missing chunk).
+        var started = false
         /// Chunks loaded since creation (for status and tests).
         var loads = 0
         var evictions = 0
     }
-    private let condition = NSCondition()
-    private var shared: Shared
+    private let shared: Locked<Shared>
     /// The loader thread (`.realtime`), started on the first request for a missing chunk.
     private let thread = BackgroundThread(name: "splatframe.lod")
-    private var started = false
 
     init(sog: StreamedSOG, cacheBytes: Int, realtime: Bool) {
         self.sog = sog
@@ -77,10 +77,11 @@ final class LODChunkStore: @unchecked Sendable {
         }
         self.users = users; self.slotChunk = slotChunk; self.slotIndex = slotIndex
         let c = sog.chunks.count
-        shared = Shared(blocks: Array(repeating: nil, count: c), bytes: Array(repeating: 0, count: c),
-                        lastUse: Array(repeating: 0, count: c), failures: sog.chunks.map(\.problem),
-                        pinned: Array(repeating: false, count: c))
-        shared.requests.reserveCapacity(c)
+        var initial = Shared(blocks: Array(repeating: nil, count: c), bytes: Array(repeating: 0, count: c),
+                             lastUse: Array(repeating: 0, count: c), failures: sog.chunks.map(\.problem),
+                             pinned: Array(repeating: false, count: c))
+        initial.requests.reserveCapacity(c)
+        shared = Locked(initial)
     }
 
     deinit { stop() }
@@ -88,9 +89,8 @@ final class LODChunkStore: @unchecked Sendable {
     /// The chunk holding leaf `n`'s level `l` (−1 when the file names none).
     @inline(__always) func chunk(node n: Int, level l: Int) -> Int { slotChunk[n * sog.levelCount + l] }
 
-    func withLock<T>(_ body: (inout Shared) -> T) -> T {
-        condition.lock(); defer { condition.unlock() }
-        return body(&shared)
+    func withLock<T: Sendable>(_ body: (inout Shared) -> T) -> T {
+        shared.withLock { body(&$0) }
     }
 
     // MARK: - The frame loop's side
@@ -98,38 +98,41 @@ final class LODChunkStore: @unchecked Sendable {
     /// Copies the per-chunk state into the caller's arrays (sized to the chunk count): 1 loaded,
     /// 2 failed, 0 neither. Allocation-free.
     func snapshot(into state: inout [UInt8]) {
-        condition.lock(); defer { condition.unlock() }
-        for c in state.indices {
-            state[c] = shared.blocks[c] != nil ? 1 : shared.failures[c] != nil ? 2 : 0
+        shared.withLock { s in
+            for c in state.indices {
+                state[c] = s.blocks[c] != nil ? 1 : s.failures[c] != nil ? 2 : 0
+            }
         }
     }
 
     /// Publishes the frame's wishes: `requests` (chunks in priority order) and the pinned chunks
     /// (`pins[c]`), marking them used now. Wakes the loader when something is missing.
     func request(_ requests: ArraySlice<Int>, pins: [Bool]) {
-        condition.lock(); defer { condition.unlock() }
-        shared.tick &+= 1
-        shared.requests.removeAll(keepingCapacity: true)
-        shared.requests.append(contentsOf: requests)
-        for c in pins.indices {
-            shared.pinned[c] = pins[c]
-            if pins[c] && shared.blocks[c] != nil { shared.lastUse[c] = shared.tick }
+        let wake = shared.withLock { s -> Bool in
+            s.tick &+= 1
+            s.requests.removeAll(keepingCapacity: true)
+            s.requests.append(contentsOf: requests)
+            for c in pins.indices {
+                s.pinned[c] = pins[c]
+                if pins[c] && s.blocks[c] != nil { s.lastUse[c] = s.tick }
+            }
+            if s.totalBytes > cacheBytes { Self.evict(&s, bound: cacheBytes, protecting: -1) }
+            guard realtime && s.requests.contains(where: { s.blocks[$0] == nil && s.failures[$0] == nil }) else { return false }
+            startIfNeeded(&s)
+            return true
         }
-        if shared.totalBytes > cacheBytes { evictLocked(protecting: -1) }
-        if realtime && shared.requests.contains(where: { shared.blocks[$0] == nil && shared.failures[$0] == nil }) {
-            startIfNeeded()
-            condition.broadcast()
-        }
+        if wake { shared.broadcast() }
     }
 
     /// Appends the blocks of (leaf, level) pairs to `out` (in the given order; pairs not loaded are
     /// skipped). Holding the references keeps them alive while the frame copies them.
     func blocks(_ pairs: ArraySlice<(node: Int, level: Int)>, into out: inout [PreparedSplats]) {
-        condition.lock(); defer { condition.unlock() }
-        for (n, l) in pairs {
-            let c = chunk(node: n, level: l)
-            guard c >= 0, let b = shared.blocks[c]?[slotIndex[n * sog.levelCount + l]] else { continue }
-            out.append(b)
+        shared.withLock { s in
+            for (n, l) in pairs {
+                let c = chunk(node: n, level: l)
+                guard c >= 0, let b = s.blocks[c]?.blocks[slotIndex[n * sog.levelCount + l]] else { continue }
+                out.append(b)
+            }
         }
     }
 
@@ -172,70 +175,75 @@ final class LODChunkStore: @unchecked Sendable {
         } catch {
             failure = "\(error)"
         }
-        condition.lock()
-        defer { condition.broadcast(); condition.unlock() }
-        if shared.loading == c { shared.loading = nil }
-        if let failure {
-            shared.failures[c] = failure
-            return
-        }
         let bytes = blocks.reduce(0) { $0 + ($1?.bytes ?? 0) }
-        shared.blocks[c] = blocks
-        shared.bytes[c] = bytes
-        shared.totalBytes += bytes
-        shared.lastUse[c] = shared.tick
-        shared.loads += 1
-        evictLocked(protecting: c)
+        let made = FrozenBlocks(blocks: blocks)
+        shared.update { [cacheBytes] s in
+            if s.loading == c { s.loading = nil }
+            if let failure {
+                s.failures[c] = failure
+                return
+            }
+            s.blocks[c] = made
+            s.bytes[c] = bytes
+            s.totalBytes += bytes
+            s.lastUse[c] = s.tick
+            s.loads += 1
+            Self.evict(&s, bound: cacheBytes, protecting: c)
+        }
     }
 
-    /// Evicts least recently used chunks until the bound holds (lock held) — never a pinned or
-    /// requested one, nor `protecting` (just loaded, not yet pinned by a frame).
-    private func evictLocked(protecting: Int) {
-        while shared.totalBytes > cacheBytes {
+    /// Evicts least recently used chunks of `s` until `bound` bytes hold (lock held) — never a
+    /// pinned or requested one, nor `protecting` (just loaded, not yet pinned by a frame).
+    private static func evict(_ s: inout Shared, bound: Int, protecting: Int) {
+        while s.totalBytes > bound {
             var victim = -1
-            for c in shared.blocks.indices where c != protecting && shared.blocks[c] != nil && !shared.pinned[c] && !shared.requests.contains(c) {
-                if victim < 0 || shared.lastUse[c] < shared.lastUse[victim] { victim = c }
+            for c in s.blocks.indices where c != protecting && s.blocks[c] != nil && !s.pinned[c] && !s.requests.contains(c) {
+                if victim < 0 || s.lastUse[c] < s.lastUse[victim] { victim = c }
             }
             guard victim >= 0 else { return }
-            shared.blocks[victim] = nil
-            shared.totalBytes -= shared.bytes[victim]
-            shared.bytes[victim] = 0
-            shared.evictions += 1
+            s.blocks[victim] = nil
+            s.totalBytes -= s.bytes[victim]
+            s.bytes[victim] = 0
+            s.evictions += 1
         }
     }
 
     /// Starts the loader thread on first need (lock held). The thread holds the store until its
     /// loop ends: `stop` (from the scene's deinit) ends it.
-    private func startIfNeeded() {
-        guard !started, !shared.stopping else { return }
-        started = true
+    private func startIfNeeded(_ s: inout Shared) {
+        guard !s.started, !s.stopping else { return }
+        s.started = true
         thread.start { [self] in run(); return false }
     }
 
     /// The loader loop: the first requested chunk neither loaded nor failed, one at a time.
     private func run() {
-        condition.lock()
-        while !shared.stopping {
-            guard let c = shared.requests.first(where: { shared.blocks[$0] == nil && shared.failures[$0] == nil }) else {
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
-                continue
+        @Sendable func missing(_ s: Shared) -> Int? { s.requests.first(where: { s.blocks[$0] == nil && s.failures[$0] == nil }) }
+        while true {
+            // The next chunk to decode (marked loading), nil to stop; −1 after a quiet 0.5 s.
+            let next = shared.wait(until: { $0.stopping || missing($0) != nil }, timeout: 0.5) { s, _ -> Int? in
+                if s.stopping { return nil }
+                guard let c = missing(s) else { return -1 }
+                s.loading = c
+                return c
             }
-            shared.loading = c
-            condition.unlock()
-            decodeAndInsert(c)
-            condition.lock()
+            guard let c = next else { return }
+            if c >= 0 { decodeAndInsert(c) }
         }
-        condition.unlock()
     }
 
     /// Ends the loader thread. Without `wait` it returns at once: a chunk being decoded finishes
     /// on the loader thread, which holds the store until then (so dropping a scene in the window
     /// never stalls a frame); with `wait` it waits up to 30 s for the thread to end.
     func stop(wait: Bool = false) {
-        condition.lock()
-        shared.stopping = true
-        condition.broadcast()
-        condition.unlock()
+        shared.update { $0.stopping = true }
         thread.stop(timeout: wait ? 30 : 0)
     }
+}
+
+/// One chunk's prepared blocks (parallel to the store's `users[chunk]`; nil where a range fell
+/// outside the chunk), made once on the thread that decoded the chunk and only read after.
+// Audited: `blocks` and every block in it are never written after `init`; threads only read them.
+struct FrozenBlocks: @unchecked Sendable {
+    let blocks: [PreparedSplats?]
 }
