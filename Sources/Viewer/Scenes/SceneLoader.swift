@@ -201,11 +201,20 @@ public struct SceneLoader {
         guard let pending = pendingLevels, case let .model(_, name, sidecar) = kind else {
             throw ViewerError.sceneLoad(path: path, reason: "no capture waits for levels of detail")
         }
+        return try Self.levelOfDetailScene(pending, name: name, sidecar: sidecar, options: options, screen: screen,
+                                           cancelled: cancelled, progress: progress)
+    }
+
+    /// The capture of `pending` with its levels of detail (built, or read from the cache), named
+    /// `name` and placed by the sidecar of `sidecar` (else of the capture) under `options`.
+    static func levelOfDetailScene(_ pending: PendingLevels, name: String, sidecar: String?, options: ModelOptions,
+                                   screen: ScreenGeometry, cancelled: (@Sendable () -> Bool)?,
+                                   progress: (@Sendable (Double) -> Void)?) throws -> (scene: Scene, notes: [String]) {
         let made = try CaptureLOD.make(pending.cloud, path: pending.path, cache: options.lod.treeCache, cancelled: cancelled,
                                        progress: progress)
-        try Self.checkForcedLevel(options.lod, made.sog, pending.path)
+        try checkForcedLevel(options.lod, made.sog, pending.path)
         let scene = try streamedScene(made.sog, fitBounds: made.sog.fitBounds ?? RobustBounds.of(pending.cloud.positions),
-                                      name: name, sidecar: sidecar ?? pending.path, screen: screen)
+                                      name: name, sidecar: sidecar ?? pending.path, screen: screen, options: options)
         return (scene, made.notes)
     }
 
@@ -246,7 +255,7 @@ public struct SceneLoader {
         case let .model(loaded, name, sidecar):
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen)
         case let .streamed(sog, bounds, name, sidecar):
-            return try streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen)
+            return try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: options)
         case let .mixed(d, walls, files, name):
             return mixedScene(d, walls: walls, files: files, name: name, screen: screen)
         }
@@ -262,7 +271,7 @@ public struct SceneLoader {
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen).ownCoordinatesCopy()
         }
         if case let .streamed(sog, bounds, name, sidecar) = kind {
-            let s = try streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, room: false)
+            let s = try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: options, room: false)
             s.ownCoordinates = true
             return s
         }
@@ -270,8 +279,8 @@ public struct SceneLoader {
     }
 
     /// A streamed SOG placed like a splat model (the same fit and placement defaults).
-    private func streamedScene(_ sog: StreamedSOG, fitBounds: Bounds, name: String, sidecar: String, screen: ScreenGeometry,
-                               room: Bool? = nil) throws -> LODSplatScene {
+    private static func streamedScene(_ sog: StreamedSOG, fitBounds: Bounds, name: String, sidecar: String, screen: ScreenGeometry,
+                                      options: ModelOptions, room: Bool? = nil) throws -> LODSplatScene {
         let saved = try Placement.load(sidecarFor: sidecar)
         let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .negY)
         let fit = SceneFit(bounds: fitBounds, screen: screen, depth: screen.width)
@@ -432,17 +441,24 @@ extension ModelScene {
 
 /// The window's background work for a plain capture drawn whole at first: its levels of detail
 /// built (or read from the cache) and placed as the whole capture was (`SceneLoader.levelOfDetailScene`).
-public final class LevelOfDetailJob: @unchecked Sendable {
-    private let loader: SceneLoader
+public final class LevelOfDetailJob: Sendable {
+    private let pending: SceneLoader.PendingLevels
+    private let sceneName: String, sidecar: String?
+    private let options: SceneLoader.ModelOptions
     private let screen: ScreenGeometry
     /// The capture's file name.
     public let name: String
 
-    init(loader: SceneLoader, screen: ScreenGeometry, name: String) { self.loader = loader; self.screen = screen; self.name = name }
+    init(pending: SceneLoader.PendingLevels, sceneName: String, sidecar: String?, options: SceneLoader.ModelOptions,
+         screen: ScreenGeometry, name: String) {
+        self.pending = pending; self.sceneName = sceneName; self.sidecar = sidecar; self.options = options
+        self.screen = screen; self.name = name
+    }
 
     /// Builds the scene (see `SceneLoader.levelOfDetailScene`); runs on any one thread.
     public func run(cancelled: (@Sendable () -> Bool)?, progress: (@Sendable (Double) -> Void)?) throws -> (scene: Scene, notes: [String]) {
-        try loader.levelOfDetailScene(screen: screen, cancelled: cancelled, progress: progress)
+        try SceneLoader.levelOfDetailScene(pending, name: sceneName, sidecar: sidecar, options: options, screen: screen,
+                                           cancelled: cancelled, progress: progress)
     }
 }
 
@@ -450,7 +466,8 @@ extension SceneLoader {
     /// The background job that gives the window this capture's levels of detail, when it waits
     /// for one (`pendingLevels`); `screen` as for `scene(screen:)`.
     public func levelOfDetailJob(screen: ScreenGeometry) -> LevelOfDetailJob? {
-        guard let p = pendingLevels else { return nil }
-        return LevelOfDetailJob(loader: self, screen: screen, name: (p.path as NSString).lastPathComponent)
+        guard let p = pendingLevels, case let .model(_, name, sidecar) = kind else { return nil }
+        return LevelOfDetailJob(pending: p, sceneName: name, sidecar: sidecar, options: options, screen: screen,
+                                name: (p.path as NSString).lastPathComponent)
     }
 }
