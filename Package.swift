@@ -107,18 +107,21 @@ let package = Package(
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "ZipReading", "Workers", "CWebcam"]),
         // A textured head rendered as a webcam sees it, with known eye points: the tracker's accuracy run.
-        .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural"]),
+        .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural", "Workers"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO", "SplatLOD", "Downloads",
                                "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
                 swiftSettings: fast),
+        // Motion-to-photon latency against ground truth: the rendered head as a live camera, through the
+        // program's own path (webcam source → tracker → frame driver → present), scored frame by frame.
+        .target(name: "LatencyRig", dependencies: ["HeadRig", "WebcamTracking", "HeadTracking", "Media", "Viewer", "RenderCore"]),
         // Headless frame-time measurement; a replay rendered to frames; the scene library's files and thumbnails.
         .target(name: "Bench", dependencies: ["Viewer", "SplatLOD", "RenderCore", "SplatRender", "HeadTracking", "Settings", "Workers", "CAllocationCounter"],
                 swiftSettings: fast),
         .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
         .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers", "Downloads", "JSONInput"]),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "Bench", "Export", "Library", "SceneIO", "SplatLOD", "AssimpImport", "Downloads", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
+                          dependencies: ["Viewer", "Bench", "LatencyRig", "Export", "Library", "SceneIO", "SplatLOD", "AssimpImport", "Downloads", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 
@@ -137,6 +140,7 @@ let package = Package(
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
         .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "SplatRender", "RenderCore", "TestSupport"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
+        .testTarget(name: "LatencyRigTests", dependencies: ["LatencyRig", "HeadRig", "WebcamTracking", "Media", "HeadTracking", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SplatLOD", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),

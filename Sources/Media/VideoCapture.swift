@@ -62,10 +62,16 @@ public final class VideoCapture: Sendable {
     public let frameCount: Int
     /// Frame size in pixels.
     public let width: Int, height: Int
+    /// Exposure → read returned (seconds), for frames the back end does not stamp itself
+    /// (`read(into:clock:)`): config `cameraDelayMs`; by default one frame interval for a camera
+    /// whose driver gives no time stamp, 0 for a stream (its frames are stamped on arrival: no
+    /// exposure time crosses MJPEG or RTSP as OpenCV reads them) and for a file.
+    public let exposureDelay: Double
 
     /// Opens `source`; a camera is asked for 640×480. Throws `MediaError.capture` with the
     /// native one-line message (missing device, unreadable file…), quickly: never waits for a camera.
-    public init(_ source: CaptureSource) throws {
+    /// `exposureDelay` (seconds) overrides the default described at `exposureDelay`.
+    public init(_ source: CaptureSource, exposureDelay: Double? = nil) throws {
         self.source = source
         let (h, message) = withNativeErrorBuffer { err, len -> OpaquePointer? in
             switch source {
@@ -81,6 +87,13 @@ public final class VideoCapture: Sendable {
         frameCount = Int(sfw_capture_frame_count(h))
         width = Int(sfw_capture_width(h)); height = Int(sfw_capture_height(h))
         native = Locked(Native(handle: h))
+        if let exposureDelay {
+            self.exposureDelay = max(0, exposureDelay)
+        } else if case .device = source {
+            self.exposureDelay = 1 / (fps > 1 ? fps : 30)
+        } else {
+            self.exposureDelay = 0
+        }
     }
 
     deinit { native.withLock { sfw_capture_close($0.handle) } }
@@ -119,9 +132,44 @@ public final class VideoCapture: Sendable {
         }
     }
 
+    /// The back end's own time stamp of the last frame read (seconds on CLOCK_MONOTONIC: V4L2's
+    /// buffer time), when it gives one.
+    public var lastFrameTime: Double? {
+        let ms = native.withLock { sfw_capture_frame_time_ms($0.handle) }
+        return ms > 0 ? ms / 1000 : nil
+    }
+
     /// Restarts a file at its first frame (for looping).
     public func rewind() throws {
         let (status, message) = native.withLock { n in withNativeErrorBuffer { sfw_capture_rewind(n.handle, $0, $1) } }
         if status != 0 { throw MediaError.capture(message) }
     }
+}
+
+extension VideoCapture: CameraFrameSource {
+    public var frameSourceName: String {
+        switch source {
+        case .device(let n): return "webcam:/dev/video\(n)"
+        case .file(let p): return "video:\(p)"
+        case .stream(let url, _): return "webcam:\(url)"
+        }
+    }
+
+    public var longestRead: Double { if case .stream(_, let timeout) = source { return timeout }; return 2 }
+
+    /// Reads the next frame stamped with its exposure: the driver's time stamp when it gives a
+    /// plausible one (within the last second of `clock`, which must then be `MonotonicClock`),
+    /// else the moment the read returned minus `exposureDelay`.
+    public func read(into frame: inout RGBFrame, clock: @Sendable () -> Double) throws -> Bool {
+        guard try read(into: &frame, timestamp: 0) else { return false }
+        let returned = clock()
+        if let t = lastFrameTime, t <= returned, t > returned - 1 {
+            frame.timestamp = t
+        } else {
+            frame.timestamp = returned - exposureDelay
+        }
+        return true
+    }
+
+    public func reopened() throws -> any CameraFrameSource { try VideoCapture(source, exposureDelay: exposureDelay) }
 }

@@ -1,5 +1,6 @@
-// WebcamSource — the webcam (or a video file) as a head source: capture and processing on
-// their own threads, the newest frame always, each frame stamped at capture.
+// WebcamSource — the webcam (or a video file, a stream, the latency rig's rendered head) as a head
+// source: capture and processing on their own threads, the newest frame always, each frame
+// stamped with its exposure time (the frame source's, `CameraFrameSource`).
 import Media
 import Foundation
 import HeadTracking
@@ -29,13 +30,26 @@ public struct WebcamStatus: Sendable {
 }
 
 /// Publishes the viewer's eye from a camera. Capture thread: reads frames (pacing a file to its
-/// frame rate and looping it), stamps each at capture and leaves only the newest for the
+/// frame rate and looping it), each stamped with its exposure time, and leaves only the newest for the
 /// processing thread, which detects, tracks and estimates, then publishes a `PoseSample`
 /// (confidence from the detector; 0 without a face, which HeadTracking treats as lost).
 /// A camera that stops delivering ends capture with `failure` set: the tracker then holds and
 /// eases to the neutral eye, and the window shows the failure — it never waits on the camera.
 public final class WebcamSource: CameraTrackingSource {
-    public let capture: VideoCapture
+    /// How a frame's time is taken.
+    public enum Stamping: String, Sendable, CaseIterable {
+        /// The frame source's exposure time (a camera's own time stamp, or the read's return minus
+        /// the source's delay): what the tracker should know.
+        case exposure
+        /// When the read was issued, before it blocked for the frame: SplatFrame before exposure
+        /// stamps. Kept for the latency rig, to show what exposure stamps change.
+        case readIssued = "read-issued"
+    }
+
+    /// Where frames come from.
+    public let frames: any CameraFrameSource
+    /// How frames are stamped.
+    public let stamping: Stamping
     private let pipeline: EyePipeline
     private let clock: ClockFunction
     private let captureThread = BackgroundThread(name: "splatframe.webcam.capture")
@@ -57,29 +71,28 @@ public final class WebcamSource: CameraTrackingSource {
     /// Capture-thread state (only the capture thread touches it, one step at a time under its lock).
     private struct CaptureState {
         var frame = RGBFrame(); var start = 0.0; var fileFrames = 0
-        /// The capture being read: `capture`, or a stream reopened after a drop (nil while down).
-        var current: VideoCapture?
+        /// The source being read: `frames`, or a stream reopened after a drop (nil while down).
+        var current: (any CameraFrameSource)?
         /// Stream reconnection: attempts since the drop, and when to try next.
         var attempts = 0, nextAttempt = 0.0
     }
     private let captureState: Locked<CaptureState>
 
-    /// A source reading `capture` through `pipeline`. `clock` stamps frames (MonotonicClock).
-    public init(capture: VideoCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
-        self.capture = capture; self.pipeline = pipeline; self.clock = clock
-        captureState = Locked(CaptureState(current: capture))
+    /// A source reading `frames` through `pipeline`, on `clock` (MonotonicClock; the frame
+    /// source stamps on the same clock).
+    public init(frames: any CameraFrameSource, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now,
+                stamping: Stamping = .exposure) {
+        self.frames = frames; self.pipeline = pipeline; self.clock = clock; self.stamping = stamping
+        captureState = Locked(CaptureState(current: frames))
         shared = Locked(Shared(status: WebcamStatus(backend: pipeline.backend.rawValue)))
     }
 
-    public var name: String {
-        let what: String
-        switch capture.source {
-        case .device(let n): what = "webcam:/dev/video\(n)"
-        case .file(let p): what = "video:\(p)"
-        case .stream(let url, _): what = "webcam:\(url)"
-        }
-        return "\(what) (\(pipeline.backend.rawValue))"
+    /// A source reading `capture` (a camera, file or stream) through `pipeline`.
+    public convenience init(capture: VideoCapture, pipeline: EyePipeline, clock: @escaping ClockFunction = MonotonicClock.now) {
+        self.init(frames: capture, pipeline: pipeline, clock: clock)
     }
+
+    public var name: String { "\(frames.frameSourceName) (\(pipeline.backend.rawValue))" }
 
     public func start() throws {
         let start = clock()
@@ -90,7 +103,7 @@ public final class WebcamSource: CameraTrackingSource {
 
     public func stop() {
         // A stream read may wait its whole timeout before the loop sees the stop.
-        if case .stream(_, let timeout) = capture.source { captureThread.stop(timeout: timeout + 2) } else { captureThread.stop() }
+        captureThread.stop(timeout: frames.longestRead + 2)
         processThread.stop()
     }
 
@@ -115,6 +128,7 @@ public final class WebcamSource: CameraTrackingSource {
 
     private func captureStep(_ st: inout CaptureState) {
         guard let capture = st.current ?? reconnect(&st) else { return }
+        let issued = clock()
         if capture.isFile, capture.fps > 0 {
             // Play a file at its own frame rate: frame k is due at start + k / fps.
             let due = st.start + Double(st.fileFrames) / capture.fps
@@ -126,10 +140,11 @@ public final class WebcamSource: CameraTrackingSource {
                 let f = s.spare; s.spare = RGBFrame(); return f
             }
             if frame.pixels.isEmpty { frame = st.frame }
-            if try !capture.read(into: &frame, timestamp: clock()) {
+            if try !capture.read(into: &frame, clock: clock) {
                 try capture.rewind()   // a file loops
-                guard try capture.read(into: &frame, timestamp: clock()) else { throw WebcamError.capture("\(capture.source): no frames") }
+                guard try capture.read(into: &frame, clock: clock) else { throw WebcamError.capture("\(capture.frameSourceName): no frames") }
             }
+            if stamping == .readIssued { frame.timestamp = issued }
             st.fileFrames += 1
             if !capture.isFile || capture.fps <= 0 { st.fileFrames = 0 }
             let now = clock()
@@ -157,12 +172,12 @@ public final class WebcamSource: CameraTrackingSource {
 
     /// Reopens a dropped stream when its back-off has passed (0.5, 1, 2, 4, then every 5 s);
     /// the attempt itself waits at most the stream's timeout. Returns the capture when it is back.
-    private func reconnect(_ st: inout CaptureState) -> VideoCapture? {
+    private func reconnect(_ st: inout CaptureState) -> (any CameraFrameSource)? {
         let wait = st.nextAttempt - clock()
         if wait > 0 { captureThread.pause(min(wait, 0.05)); return nil }
         st.attempts += 1
         do {
-            let reopened = try VideoCapture(capture.source)
+            let reopened = try frames.reopened()
             st.current = reopened
             shared.update { $0.status.notice = nil; $0.status.reconnects += 1 }
             return reopened

@@ -67,6 +67,11 @@ int sfw_capture_height(const sfw_capture *cap);
 int sfw_capture_read(sfw_capture *cap, uint8_t *rgb, int capacity_bytes, int *width, int *height,
                      char *err, int errlen);
 
+/* A camera's own time stamp of the frame the last sfw_capture_read returned, in milliseconds: V4L2's
+ * buffer time (CLOCK_MONOTONIC on UVC cameras) through OpenCV's CAP_PROP_POS_MSEC. -1 when the back
+ * end gives none (files, streams, stills). */
+double sfw_capture_frame_time_ms(const sfw_capture *cap);
+
 /* Restarts a file or still image at its first frame (for looping). Returns 0, or -1 for a
  * camera or when the file can no longer be opened. */
 int sfw_capture_rewind(sfw_capture *cap, char *err, int errlen);

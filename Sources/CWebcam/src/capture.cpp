@@ -30,6 +30,7 @@ struct sfw_capture {
     int width = 0, height = 0;
     double fps = 0;
     int frame_count = 0;
+    double frame_time_ms = -1;  // Device: the back end's time stamp of the last frame read (V4L2 buffer time)
 };
 
 namespace {
@@ -218,6 +219,7 @@ int sfw_capture_read(sfw_capture *cap, uint8_t *rgb, int capacity_bytes, int *wi
             frame = cap->pending;
         } else if (cap->cap.read(cap->decoded) && !cap->decoded.empty()) {
             frame = cap->decoded;
+            cap->frame_time_ms = cap->kind == sfw_capture::Device ? cap->cap.get(cv::CAP_PROP_POS_MSEC) : -1;
         } else {
             if (cap->kind == sfw_capture::Video) return 0;
             if (cap->kind == sfw_capture::Stream)
@@ -276,3 +278,7 @@ void sfw_capture_close(sfw_capture *cap) {
 }
 
 } // extern "C"
+
+double sfw_capture_frame_time_ms(const sfw_capture *cap) {
+    return cap == nullptr ? -1 : cap->frame_time_ms;
+}

@@ -13,8 +13,8 @@ struct FrameTiming {
     private(set) var latencySummary: LatencyMeter.Summary?
     /// Render times (ms), last 120 frames.
     private var frameTimes: [Double] = []
-    /// Pose read → present (s), last 30 frames.
-    private var leads: [Double] = []
+    /// Pose read → present, what prediction aims at.
+    private var lead = PresentLeadEstimator()
 
     /// A frame was rendered with `pose` and completed at `complete` (monotonic s), taking `renderMs`.
     mutating func frameComplete(pose: HeadPose, at complete: Double, renderMs: Double) {
@@ -27,9 +27,7 @@ struct FrameTiming {
     /// Returns the lead prediction should aim at: the recent median of pose read → present.
     mutating func presented(at presented: Double, viewTime: Double) -> Double {
         _ = latency.presented(at: presented)
-        leads.append(presented - viewTime)
-        if leads.count > 30 { leads.removeFirst() }
-        return leads.sorted()[leads.count / 2]
+        return lead.presented(at: presented, viewTime: viewTime)
     }
 
     /// Summarises the latency (once a second).

@@ -1,0 +1,130 @@
+// LatencyMotion — the known head paths of the latency rig: a sway, a quick move and stop, a nod,
+// and a walk replayed from a real head log. Each gives the head's placement (and so its true eye)
+// at any time, so every presented frame can be scored against where the eye really was.
+import Foundation
+import HeadRig
+import HeadTracking
+import RenderCore
+
+/// A head path for the latency rig. Every path starts with `lead` seconds still (the rig's
+/// calibration of the tracker's constant bias, and the still jitter) and ends still.
+public enum LatencyMotion: Sendable {
+    /// ±8 cm sideways at 0.5 Hz (peak 0.25 m/s), four cycles.
+    case sway
+    /// A smooth 10 cm move over 0.3 s (cosine ease), then 1.5 s still; four times, alternating.
+    case step
+    /// Nodding ±20° at 0.5 Hz, four cycles.
+    case nod
+    /// The positions of a real head log (metres, its first pose at the rest point), 10 s of it.
+    case walk(PoseLog)
+
+    /// The still start (s).
+    public static let lead = 3.0
+    /// The eye midpoint at rest (metres, screen space): centred, at the rig's eye height, 0.6 m out.
+    public static let rest = SIMD3<Double>(0, HeadMotion.eyeHeight, 0.6)
+
+    /// The path's name (`sway`, `step`, `nod`, `walk`).
+    public var name: String {
+        switch self {
+        case .sway: return "sway"
+        case .step: return "step"
+        case .nod: return "nod"
+        case .walk: return "walk"
+        }
+    }
+
+    /// Seconds from start to end.
+    public var duration: Double {
+        switch self {
+        case .sway, .nod: return Self.lead + 8 + 1
+        case .step: return Self.lead + 4 * Self.stepPeriod
+        case .walk(let log): return Self.lead + min(10, Self.walkSpan(log)) + 1
+        }
+    }
+
+    /// One step's move (s) and the stillness after it.
+    static let stepMove = 0.3, stepHold = 1.5
+    static var stepPeriod: Double { stepMove + stepHold }
+
+    /// Where the head is at `t` seconds (screen space).
+    public func placement(at t: Double) -> HeadPlacement {
+        let u = t - Self.lead
+        var eyes = Self.rest
+        var pitch = 0.0
+        switch self {
+        case .sway:
+            if u > 0 && u < 8 { eyes.x += 0.08 * sin(2 * Double.pi * 0.5 * u) }
+        case .nod:
+            if u > 0 && u < 8 { pitch = 20 * Double.pi / 180 * sin(2 * Double.pi * 0.5 * u) }
+        case .step:
+            eyes.x += stepOffset(u)
+        case .walk(let log):
+            eyes += Self.walkOffset(log, at: min(max(u, 0), min(10, Self.walkSpan(log))))
+        }
+        var p = HeadPlacement(position: .zero, pitch: pitch)
+        // The head origin that puts the eye midpoint at `eyes` (turned heads turn about it).
+        let facing = HeadPlacement(position: .zero).eyeMidpoint
+        p.position = eyes - facing
+        if pitch != 0 {
+            // Nodding turns about the head origin: the eyes move with it (that is the motion).
+            p.position = Self.rest - facing
+        }
+        return p
+    }
+
+    /// The true eye midpoint at `t` (metres, screen space). Paths that only translate the head
+    /// move the eyes by the same offset (no head rotation to evaluate).
+    public func eye(at t: Double) -> SIMD3<Double> {
+        let u = t - Self.lead
+        switch self {
+        case .sway: return Self.rest + SIMD3(u > 0 && u < 8 ? 0.08 * sin(2 * Double.pi * 0.5 * u) : 0, 0, 0)
+        case .step: return Self.rest + SIMD3(stepOffset(u), 0, 0)
+        case .walk(let log): return Self.rest + Self.walkOffset(log, at: min(max(u, 0), min(10, Self.walkSpan(log))))
+        case .nod: return placement(at: t).eyeMidpoint
+        }
+    }
+
+    /// Whether the head moves at `t` (faster than 1 cm/s).
+    public func isMoving(at t: Double) -> Bool {
+        let h = 0.002
+        let v = (eye(at: t + h) - eye(at: t - h)) / (2 * h)
+        return (v * v).sum().squareRoot() > 0.01
+    }
+
+    /// When each move ends and the direction it went (unit), for the overshoot after a stop.
+    public var stops: [(time: Double, direction: SIMD3<Double>)] {
+        guard case .step = self else { return [] }
+        return (0..<4).map { k in
+            (Self.lead + Double(k) * Self.stepPeriod + Self.stepMove, SIMD3(k % 2 == 0 ? 1 : -1, 0, 0))
+        }
+    }
+
+    /// The step path's sideways offset `u` seconds after the still start (metres).
+    private func stepOffset(_ u: Double) -> Double {
+        guard u > 0 else { return 0 }
+        let k = min(3, Int(u / Self.stepPeriod))
+        let local = u - Double(k) * Self.stepPeriod
+        let from = k % 2 == 0 ? 0.0 : 0.1, to = k % 2 == 0 ? 0.1 : 0.0
+        let s = min(1, local / Self.stepMove)
+        return from + (to - from) * (1 - cos(Double.pi * s)) / 2
+    }
+
+    /// Seconds the log spans.
+    static func walkSpan(_ log: PoseLog) -> Double {
+        guard let a = log.samples.first, let b = log.samples.last else { return 0 }
+        return b.timestamp - a.timestamp
+    }
+
+    /// The log's position `u` seconds in, relative to its first position (linear between samples).
+    static func walkOffset(_ log: PoseLog, at u: Double) -> SIMD3<Double> {
+        let s = log.samples
+        guard let first = s.first else { return .zero }
+        let t = first.timestamp + u
+        var lo = 0, hi = s.count - 1
+        while lo < hi - 1 { let m = (lo + hi) / 2; if s[m].timestamp <= t { lo = m } else { hi = m } }
+        let a = s[lo], b = s[hi]
+        let w = b.timestamp > a.timestamp ? min(1, max(0, (t - a.timestamp) / (b.timestamp - a.timestamp))) : 0
+        let p = a.position + (b.position - a.position) * w - first.position
+        return SIMD3(p.x, p.y, p.z)
+    }
+}

@@ -1,0 +1,88 @@
+// LatencyRig — motion-to-photon latency against ground truth, in real time: a rendered head follows
+// a known path as a live camera (`LiveHeadCamera`), and everything after it is the program's own
+// path — webcam source → face tracker → filter and prediction → frame driver → present. For every
+// presented frame the rig knows the true eye at the present time, and scores the eye used.
+import Foundation
+import HeadRig
+import HeadTracking
+import Media
+import RenderCore
+import Viewer
+import WebcamTracking
+
+/// One run's set-up.
+public struct LatencyRigConfiguration: Sendable {
+    /// The head's path.
+    public var motion: LatencyMotion
+    /// The camera's frame rate and its exposure → delivery delay (seconds; nil: one frame, a
+    /// typical USB webcam's readout and transfer).
+    public var cameraFPS: Double = 30
+    public var cameraDelay: Double?
+    /// Camera noise (levels).
+    public var noise: Double = 3
+    /// How camera frames are stamped: at exposure (the capture's own time), or when the read was
+    /// issued (SplatFrame before exposure stamps; kept to measure what they changed).
+    public var stamping: WebcamSource.Stamping = .exposure
+    /// The tracker: filter and prediction.
+    public var tracker = HeadTrackerSettings()
+
+    public init(motion: LatencyMotion) { self.motion = motion }
+
+    /// The delay in effect.
+    public var effectiveCameraDelay: Double { cameraDelay ?? 1 / cameraFPS }
+}
+
+/// Runs a `LatencyRigConfiguration` in real time and scores it.
+public final class LatencyRig {
+    public let configuration: LatencyRigConfiguration
+    private let pipeline: EyePipeline
+    private let camera: RigCamera
+
+    /// A rig filming through `camera` and tracking with `pipeline` (built for `camera.eyeModel`).
+    public init(configuration: LatencyRigConfiguration, pipeline: EyePipeline, camera: RigCamera) {
+        self.configuration = configuration; self.pipeline = pipeline; self.camera = camera
+    }
+
+    /// The run: `head` filmed along the path; the camera starts, then frames are drawn by `driver` one after another until the
+    /// path ends, each presented by `present` (the window: `SDL_RenderPresent`; headless: nothing —
+    /// presented when complete). `present` may also run the window's events; returning false ends
+    /// the run early. Returns every presented frame (times from the path's start).
+    public func run(head: sending SyntheticHead, driver: FrameDriver, present: (Framebuffer) throws -> Bool) throws -> [PresentedFrame] {
+        let c = configuration
+        let motion = c.motion
+        let origin = MonotonicClock.now() + 0.2
+        let live = LiveHeadCamera(head: head, camera: camera, name: motion.name, path: { motion.placement(at: $0) },
+                                  fps: c.cameraFPS, delay: c.effectiveCameraDelay, noise: c.noise, origin: origin)
+        let source = WebcamSource(frames: live, pipeline: pipeline, stamping: c.stamping)
+        let tracker = HeadTracker(source: source, settings: c.tracker)
+        let eyes = TrackerEyeSource(tracker: tracker)
+        try source.start()
+        defer { source.stop() }
+        var frames: [PresentedFrame] = []
+        frames.reserveCapacity(Int(motion.duration * 400))
+        var lead = PresentLeadEstimator()
+        var index = 0
+        while MonotonicClock.now() - origin < motion.duration {
+            let record = driver.renderFrame(from: eyes, index: index)
+            guard try present(driver.framebuffer) else { break }
+            let presented = MonotonicClock.now()
+            tracker.presentLead = lead.presented(at: presented, viewTime: record.viewTime)
+            index += 1
+            guard let pose = record.view.pose else { continue }
+            let p = pose.position
+            frames.append(PresentedFrame(frameStart: record.viewTime - origin, present: presented - origin,
+                                         eye: SIMD3(p.x, p.y, p.z), exposure: pose.sampleTime.map { $0 - origin },
+                                         published: pose.samplePublishTime.map { $0 - origin }))
+        }
+        return frames
+    }
+}
+
+/// The tracker's pose at the moment the frame asks (`MonotonicClock`), as the window's
+/// `LiveEyeSource` reads its session.
+final class TrackerEyeSource: EyeSource {
+    let tracker: HeadTracker
+    init(tracker: HeadTracker) { self.tracker = tracker }
+    var name: String { "live" }
+    func view(frame index: Int) -> FrameView { .pose(tracker.pose(at: MonotonicClock.now())) }
+}
