@@ -13,6 +13,11 @@ import Foundation
 /// | `latency_ms` | frame time − sample publish time, milliseconds (−1 without a sample) |
 /// | `yaw,pitch,roll` | with `eyes`: the head's angles, degrees (`HeadPoseModel` conventions; 0 when the source measures none) |
 /// | `left_x,left_y,left_z,right_x,right_y,right_z` | with `eyes`: the raw eyes, metres (the raw eye ± half the source's eye span; ± half a 63 mm IPD along x without one) |
+/// | `present_unix` | with `presentTimes` (the window): when the frame drawn for this pose was presented, CLOCK_REALTIME seconds to the microsecond |
+/// | `exposure_unix` | with `presentTimes`: when the camera frame behind the pose was exposed (the sample's time), same clock; −1 without a sample |
+///
+/// With `presentTimes` a row is written when its frame is presented, not when its pose is read,
+/// so a log aligns with other clocks and tools by the moment the viewer saw the frame.
 ///
 /// The file is a valid log in our format (`t,x,y,z` + `confidence`; the other columns are
 /// ignored on reading, except the angles and the eyes, which a replay carries), so
@@ -28,6 +33,12 @@ public final class PoseRecorder {
 
     /// Whether rows carry the head's angles and both eyes.
     public let eyes: Bool
+    /// Whether rows carry `present_unix` and `exposure_unix` (set before the first row: the
+    /// header is written with it).
+    public var presentTimes = false {
+        didSet { precondition(rows == 0, "presentTimes is chosen before the first row") }
+    }
+    private var headerDone = false
 
     /// Creates (truncates) `path` and writes the header; `comment` lines go first as `# …`.
     /// `eyes`: add the angle and eye columns (for sources that measure them: the webcam).
@@ -40,8 +51,13 @@ public final class PoseRecorder {
         }
         handle = h
         for c in comment { buffer += "# \(c)\n" }
+    }
+
+    private func writeHeader() {
         buffer += "t,x,y,z,confidence,filtered_x,filtered_y,filtered_z,state,latency_ms"
-            + (eyes ? ",yaw,pitch,roll,left_x,left_y,left_z,right_x,right_y,right_z\n" : "\n")
+            + (eyes ? ",yaw,pitch,roll,left_x,left_y,left_z,right_x,right_y,right_z" : "")
+            + (presentTimes ? ",present_unix,exposure_unix\n" : "\n")
+        headerDone = true
     }
 
     deinit { try? close() }
@@ -53,7 +69,9 @@ public final class PoseRecorder {
 
     /// Appends the row for `pose`; `confidence` (0…1) replaces the 1/0 fresh-sample flag when
     /// the source measured one (the webcam tracker).
-    public func record(_ pose: HeadPose, confidence: Double? = nil) throws {
+    /// `presented`: when its frame was presented (seconds on `MonotonicClock`), for `presentTimes`.
+    public func record(_ pose: HeadPose, confidence: Double? = nil, presented: Double? = nil) throws {
+        if !headerDone { writeHeader() }
         let t = pose.time - (t0 ?? pose.time)
         if t0 == nil { t0 = pose.time }
         let r = pose.rawPosition ?? pose.position
@@ -67,6 +85,14 @@ public final class PoseRecorder {
             let half = (pose.eyeSpan ?? Vec3d(0.063, 0, 0)) / 2
             let right = r + half, left = r - half
             buffer += ",\(f(a.x)),\(f(a.y)),\(f(a.z)),\(f(left.x)),\(f(left.y)),\(f(left.z)),\(f(right.x)),\(f(right.y)),\(f(right.z))"
+        }
+        if presentTimes {
+            // CLOCK_REALTIME = CLOCK_MONOTONIC + the offset between them now.
+            var rt = timespec(), mt = timespec()
+            clock_gettime(CLOCK_REALTIME, &rt); clock_gettime(CLOCK_MONOTONIC, &mt)
+            let offset = (Double(rt.tv_sec) - Double(mt.tv_sec)) + (Double(rt.tv_nsec) - Double(mt.tv_nsec)) * 1e-9
+            let present = (presented ?? pose.time) + offset
+            buffer += String(format: ",%.6f,", present) + (pose.sampleTime.map { String(format: "%.6f", $0 + offset) } ?? "-1")
         }
         buffer += "\n"
         rows += 1

@@ -68,6 +68,20 @@ public final class HeadTrackingSession {
         do { try recorder?.close() } catch { noteRecordError(error) }
     }
 
+    /// Whether `--record` rows are written when their frame is presented (`presented(_:at:)`, the
+    /// window) rather than when the pose is read; set before the first frame. The rows then carry
+    /// `present_unix` and `exposure_unix`.
+    public var recordsAtPresent = false {
+        didSet { recorder?.presentTimes = recordsAtPresent }
+    }
+
+    /// The frame drawn for `pose` was presented at `t` (seconds on `MonotonicClock`): its row is
+    /// written now (`recordsAtPresent`).
+    public func presented(_ pose: HeadPose, at t: Double) {
+        guard recordsAtPresent, let recorder, recordError == nil else { return }
+        do { try recorder.record(pose, presented: t) } catch { noteRecordError(error) }
+    }
+
     /// Live: the pose for frame time `t` (seconds on `MonotonicClock`) from the source's newest sample.
     public func pose(at t: Double) -> HeadPose {
         record(tracker.pose(at: t))
@@ -85,7 +99,7 @@ public final class HeadTrackingSession {
     private func record(_ pose: HeadPose) -> HeadPose {
         // A fresh sample this frame (the tracker's rate, not the frame rate) goes to other apps.
         if let sender, pose.rawPosition != nil, pose.state != .lost { sender.send(pose) }
-        if let recorder, recordError == nil {
+        if let recorder, recordError == nil, !recordsAtPresent {
             do { try recorder.record(pose) } catch { noteRecordError(error) }
         }
         return pose

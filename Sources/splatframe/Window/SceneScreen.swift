@@ -186,6 +186,7 @@ final class SceneScreen {
         text.endFrame()
         try window.present(framebuffer)
         let presented = MonotonicClock.now()
+        if let used = record.view.pose { tracking.presented(used, at: presented) }
         // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
         tracking.tracker.presentLead = timing.presented(at: presented, viewTime: record.viewTime)
         return record.renderMs

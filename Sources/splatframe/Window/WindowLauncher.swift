@@ -59,6 +59,7 @@ extension WindowLauncher {
         func start(_ o: HeadTrackingOptions) throws -> HeadTrackingSession {
             let s = try HeadTrackingSession(options: o, config: config.file, configPath: config.path,
                                             geometry: setup.trackingGeometry, camera: camera)
+            s.recordsAtPresent = true   // --record rows when their frame reaches the screen
             try s.start()
             return s
         }
