@@ -113,7 +113,7 @@ public struct ConfigFile: Equatable, Sendable {
         if let o = opentrackOrigin, o != "centred", o != "centered", o != "camera" {
             throw fail("opentrackOrigin must be \"centred\" or \"camera\"")
         }
-        if let p = predictMs, !(p >= 0 && p <= 1000) { throw fail("predictMs must be 0…1000") }
+        if let p = predictMs, !(p == -1 || (p >= 0 && p <= 1000)) { throw fail("predictMs must be 0…1000, or -1 (no prediction)") }
         if let m = movementScale, !(m >= 0 && m.isFinite) { throw fail("movementScale must be ≥ 0") }
         if let s = streamTimeoutS, !(s >= 0.5 && s <= 60) { throw fail("streamTimeoutS must be 0.5…60") }
     }

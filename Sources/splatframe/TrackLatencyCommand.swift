@@ -16,12 +16,6 @@ enum LatencyMotionName: String, ArgumentChoice {
     case sway, step, nod, walk
 }
 
-/// `on` / `off`.
-enum Switch: String, ArgumentChoice {
-    case on, off
-    var isOn: Bool { self == .on }
-}
-
 extension WebcamSource.Stamping: ArgumentChoice {}
 
 struct TrackLatencyCommand: ParsableCommand {
@@ -48,7 +42,6 @@ struct TrackLatencyCommand: ParsableCommand {
     var cameraDelayMs: Double?
     @Option(help: "A photo with one frontal face (PNG or JPEG) to texture the head.") var face: String
     @Option(help: "The head log the walk replays (our CSV, TUM or opentrack).") var log: String?
-    @Option(help: "Prediction to the present time.") var prediction: Switch = .on
     @Option(help: "How camera frames are stamped.") var timestamps: WebcamSource.Stamping = .exposure
     @OptionGroup var smoothing: SmoothingOptions
     @OptionGroup var detectorOption: DetectorOption
@@ -86,7 +79,8 @@ struct TrackLatencyCommand: ParsableCommand {
         configuration.stamping = timestamps
         var tracker = HeadTrackerSettings()
         if let f = smoothing.filter { tracker.filter = f }
-        tracker.predictionHorizon = prediction.isOn ? (smoothing.predict ?? 0) / 1000 : nil
+        let predict = smoothing.predict ?? 0
+        tracker.predictionHorizon = predict < 0 ? nil : predict / 1000
         tracker.neutralEye = Vec3d(LatencyMotion.rest.x, LatencyMotion.rest.y, LatencyMotion.rest.z)
         configuration.tracker = tracker
 

@@ -12,7 +12,7 @@ public struct HeadTrackingOptions: Sendable, Equatable {
     public var eye: Vec3d?
     /// `--filter SPEC`.
     public var filter: FilterSpec?
-    /// `--predict MS`: prediction horizon in milliseconds.
+    /// `--predict MS|off`: milliseconds predicted past the present time (−1: no prediction).
     public var predictMs: Double?
     /// `--movement-scale S`.
     public var movementScale: Double?

@@ -39,8 +39,9 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
     public var trackerSettings: HeadTrackerSettings {
         var s = HeadTrackerSettings()
         s.filter = filter.value
-        // Any --predict (or config predictMs), even 0, turns prediction to the present time on.
-        s.predictionHorizon = predictMs.origin == .default ? nil : max(0, predictMs.value) / 1000
+        // Prediction to the present time is on unless turned off (--predict off, config predictMs −1);
+        // a value ≥ 0 adds that many milliseconds past the present (a display's own delay).
+        s.predictionHorizon = predictMs.value < 0 ? nil : predictMs.value / 1000
         s.movementScale = geometry.movementScale
         s.axisStrength = axisStrength.value
         s.neutralEye = geometry.neutralEye
@@ -62,7 +63,7 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
             ("camera position", v(cameraPosition.value, 1000) + " mm", cameraPosition.origin),
             ("head", head.value.description, head.origin),
             ("filter", filter.value.description, filter.origin),
-            ("predict", "\(n(predictMs.value)) ms", predictMs.origin),
+            ("predict", predictMs.value < 0 ? "off" : "to the present + \(n(predictMs.value)) ms", predictMs.origin),
             ("axis strength", v(axisStrength.value), axisStrength.origin),
             ("opentrack axes", opentrackAxes.value.description, opentrackAxes.origin),
             ("opentrack origin", opentrackOrigin.value, opentrackOrigin.origin),

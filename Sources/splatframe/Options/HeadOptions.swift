@@ -17,8 +17,9 @@ struct HeadSourceOption: ParsableArguments {
 struct SmoothingOptions: ParsableArguments {
     @Option(name: .customLong("filter"), help: "Smoothing: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF] (default: the config's, else oneeuro).")
     var filter: FilterSpec?
-    @Option(name: .customLong("predict"), parsing: .unconditional, help: "Predict the head MS milliseconds ahead, 0…1000 (in the window: to when each frame reaches the screen, plus MS).",
-            transform: Checked.number(in: 0...1000, "ms"))
+    @Option(name: .customLong("predict"), parsing: .unconditional,
+            help: "Prediction: the eye is predicted to when each frame reaches the screen, plus MS milliseconds (0…1000, default 0); off shows the newest sample as it is.",
+            transform: { $0.lowercased() == "off" ? -1 : try Checked.number(in: 0...1000, "ms")($0) })
     var predict: Double?
 }
 

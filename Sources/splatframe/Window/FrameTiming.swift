@@ -15,6 +15,12 @@ struct FrameTiming {
     private var frameTimes: [Double] = []
     /// Pose read → present, what prediction aims at.
     private var lead = PresentLeadEstimator()
+    private var currentLead = 0.0
+    /// Per frame (last 120, ms): exposure → pose published, exposure → presented, and how far
+    /// ahead of the exposure the pose was predicted (exposure → pose read + the lead).
+    private var toPublished: [Double] = [], toPresented: [Double] = [], predictedAhead: [Double] = []
+    /// Medians of those (`refresh`), for the HUD; nil without camera samples.
+    private(set) var motionToPhoton: (exposureToPublished: Double, exposureToPresented: Double, predicted: Double)?
 
     /// A frame was rendered with `pose` and completed at `complete` (monotonic s), taking `renderMs`.
     mutating func frameComplete(pose: HeadPose, at complete: Double, renderMs: Double) {
@@ -25,13 +31,24 @@ struct FrameTiming {
 
     /// The frame whose pose was read at `viewTime` was presented at `presented` (monotonic s).
     /// Returns the lead prediction should aim at: the recent median of pose read → present.
-    mutating func presented(at presented: Double, viewTime: Double) -> Double {
+    mutating func presented(at presented: Double, viewTime: Double, pose: HeadPose?) -> Double {
         _ = latency.presented(at: presented)
-        return lead.presented(at: presented, viewTime: viewTime)
+        if let pose, let exposure = pose.sampleTime {
+            func push(_ v: Double, _ a: inout [Double]) { a.append(v); if a.count > 120 { a.removeFirst() } }
+            if let published = pose.samplePublishTime { push((published - exposure) * 1000, &toPublished) }
+            push((presented - exposure) * 1000, &toPresented)
+            push((viewTime + currentLead - exposure) * 1000, &predictedAhead)
+        }
+        currentLead = lead.presented(at: presented, viewTime: viewTime)
+        return currentLead
     }
 
     /// Summarises the latency (once a second).
-    mutating func refresh() { latencySummary = latency.summary() }
+    mutating func refresh() {
+        latencySummary = latency.summary()
+        func median(_ a: [Double]) -> Double { a.isEmpty ? 0 : a.sorted()[a.count / 2] }
+        motionToPhoton = toPresented.isEmpty ? nil : (median(toPublished), median(toPresented), median(predictedAhead))
+    }
 
     /// Median render time of the last 120 frames (ms; 1 before any).
     var medianFrameMs: Double {

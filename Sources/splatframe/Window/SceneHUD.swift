@@ -34,6 +34,11 @@ struct SceneHUD {
         if let r = pose.rotation {
             lines.insert(String(format: "head yaw %+.0f°  pitch %+.0f°  roll %+.0f°", r.x * 180 / .pi, r.y * 180 / .pi, r.z * 180 / .pi), at: 2)
         }
+        if let m = screen.timing.motionToPhoton {
+            lines.append(String(format: "motion to photon %.0f ms: exposure → pose %.0f ms → screen %.0f ms; predicted %.0f ms ahead%@",
+                                m.exposureToPresented, m.exposureToPublished, m.exposureToPresented - m.exposureToPublished, m.predicted,
+                                screen.tracking.tracker.settings.predictionHorizon == nil ? " (prediction off)" : ""))
+        }
         if let status = screen.tracking.source.statusSummary { lines.append(status) }
         if let status = scene.statusLine { lines.append(status) }
         if !stats.stages.isEmpty {

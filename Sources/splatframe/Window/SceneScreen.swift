@@ -188,7 +188,7 @@ final class SceneScreen {
         let presented = MonotonicClock.now()
         if let used = record.view.pose { tracking.presented(used, at: presented) }
         // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
-        tracking.tracker.presentLead = timing.presented(at: presented, viewTime: record.viewTime)
+        tracking.tracker.presentLead = timing.presented(at: presented, viewTime: record.viewTime, pose: record.view.pose)
         return record.renderMs
     }
 
