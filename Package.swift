@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
         // Late reprojection: a rendered frame (colour + depth) warped to the newest eye before presenting.
-        .target(name: "Reprojection", dependencies: ["RenderCore", "Workers"], swiftSettings: fast + optimisedInDebug),
+        .target(name: "Reprojection", dependencies: ["RenderCore", "Workers", "CSIMD"], swiftSettings: fast + optimisedInDebug),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "SceneIO", "Workers", "CWebcam"]),
@@ -120,7 +120,7 @@ let package = Package(
                           swiftSettings: simdFlags),
 
         // The timewarp's timing and image figures, and what splat depth costs (release build).
-        .executableTarget(name: "warpbench", dependencies: ["Reprojection", "Viewer", "SplatRender", "Procedural", "RenderCore", "Workers"],
+        .executableTarget(name: "warpbench", dependencies: ["Reprojection", "Viewer", "SplatRender", "Procedural", "RenderCore", "Workers", "ImageIO"],
                           path: "Sources/WarpBench", swiftSettings: simdFlags),
 
         // Slow, obvious reference implementations and image comparison for tests.

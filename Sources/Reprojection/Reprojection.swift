@@ -49,6 +49,9 @@ public enum ReprojectionError: Error, Equatable, CustomStringConvertible {
     case unsupportedProjection(what: String)
     /// `warp(to:into:)` was called before any `setSource`.
     case noSource
+    /// The source frame has more pixels than the warp indexes exactly (2²³, a 3840×2160 frame
+    /// fits) or is wider or taller than 16384.
+    case sourceTooLarge(width: Int, height: Int)
 
     public static func == (a: ReprojectionError, b: ReprojectionError) -> Bool { a.description == b.description }
 
@@ -60,6 +63,8 @@ public enum ReprojectionError: Error, Equatable, CustomStringConvertible {
             return "timewarp: the \(what) camera's projection is not an invertible perspective projection (bottom row must be 0, 0, −1, 0)"
         case .noSource:
             return "timewarp: no source frame (call setSource first)"
+        case let .sourceTooLarge(w, h):
+            return "timewarp: a \(w)×\(h) source frame is too large (at most 2^23 pixels, 16384 on a side)"
         }
     }
 }

@@ -1,6 +1,7 @@
 // Timewarp — the late-reprojection engine: a source frame set once, warped to any number of
 // newer eyes (see Reprojection.swift for the method and the contract).
 import Synchronization
+import Foundation
 import RenderCore
 import Workers
 
@@ -50,10 +51,14 @@ public final class Timewarp: @unchecked Sendable {
     let nextItem = Atomic<Int>(0)
     /// Per source row: (least positive finite depth, greatest finite depth, has +inf, has finite).
     let rowDepths = ScratchBuffer<SIMD4<Float>>()
+    /// The source's depth as the warp uses it (see `RowDepthWork.dilate`).
+    let warpDepth = ScratchBuffer<Float>()
     /// Per source row: the first and last target row it can land in (first > last: none).
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
     /// Per band: holes found.
     let bandHoles = ScratchBuffer<Int>()
+    /// Per target pixel, a bit: reached by the warp.
+    let reachedBits = ScratchBuffer<UInt8>()
     private(set) var source: Framebuffer?
     private(set) var sourceCamera: Camera?
 
@@ -76,15 +81,19 @@ public final class Timewarp: @unchecked Sendable {
     /// Makes `frame` (rendered with `camera`) the frame later warps start from, and reads its
     /// depth range row by row. The frame is kept (not copied): its pixels must not change while
     /// it is the source — render the next frame into another framebuffer.
-    /// - Throws: `ReprojectionError.sizeMismatch` when `frame` is not `camera`'s size.
+    /// - Throws: `ReprojectionError.sizeMismatch` when `frame` is not `camera`'s size,
+    ///   `.sourceTooLarge` beyond 2²³ pixels or 16384 on a side.
     public func setSource(_ frame: Framebuffer, camera: Camera) throws(ReprojectionError) {
         guard frame.width == camera.width, frame.height == camera.height else {
             throw .sizeMismatch(what: "source", framebuffer: (frame.width, frame.height), camera: (camera.width, camera.height))
         }
+        guard frame.pixelCount < 1 << 23, frame.width <= 16384, frame.height <= 16384 else { throw .sourceTooLarge(width: frame.width, height: frame.height) }
         source = frame; sourceCamera = camera
         rowDepths.reserve(frame.height)
         rowTargets.reserve(frame.height)
-        run(.rowDepths(RowDepthWork(depth: frame.depth, width: frame.width, height: frame.height, out: rowDepths.base)))
+        warpDepth.reserve(frame.pixelCount)
+        run(.rowDepths(RowDepthWork(depth: frame.depth, width: frame.width, height: frame.height,
+                                    warpDepth: warpDepth.base, out: rowDepths.base)))
     }
 
     /// Warps the current source to the camera `to`, writing every pixel of `target`'s colour
@@ -102,15 +111,22 @@ public final class Timewarp: @unchecked Sendable {
         boundTargetRows(mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height)
         let rows = max(1, bandRows), bands = (target.height + rows - 1) / rows
         bandHoles.reserve(bands)
-        let work = BandWork(source: source.color, sourceDepth: source.depth, sourceWidth: source.width,
+        let groups = (target.width + 7) / 8
+        reachedBits.reserve(groups * target.height)
+        let work = BandWork(source: source.color, sourceDepth: warpDepth.base, sourceWidth: source.width,
                             sourceHeight: source.height, rowTargets: rowTargets.base,
                             target: target.color, targetDepth: target.depth, width: target.width, height: target.height,
                             mapping: mapping, bandRows: rows, bands: bands, holes: bandHoles.base,
+                            reached: reachedBits.base, groupsPerRow: groups,
                             background: PackedColor.pack(Vec4(camera.background.x, camera.background.y, camera.background.z, 1)))
+        if ProcessInfo.processInfo.environment["WARP_DEBUG"] != nil {
+            var visits = 0
+            for j in 0..<source.height { let r = rowTargets[j]; if r.y >= r.x { visits += Int(r.y) / rows - Int(r.x) / rows + 1 } }
+            print("debug: row visits \(visits) for \(source.height) rows, \(bands) bands")
+        }
         run(.scatter(work))
         let t1 = MonotonicClock.now()
         run(.fill(work))
-        work.finishBandEdges()
         let t2 = MonotonicClock.now()
         var stats = WarpStats()
         for b in 0..<bands { stats.holePixels += bandHoles[b] }

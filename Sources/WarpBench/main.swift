@@ -3,8 +3,10 @@
 //   quality  PSNR of warped and stale frames against true renders, 0.5–3 cm eye moves
 //   depth    what making splats write their depth costs the renderer (the window skips it)
 //   sh       how stale view-dependent (SH) colour is after a small move
-// Usage: warpbench [timing|quality|depth|sh]… [--runs N] [--threads N]   (default: all four)
+// Usage: warpbench [timing|quality|depth|sh]… [--runs N] [--threads N] [--save DIR]   (default: all four)
+// (--save writes the quality section's truth, warped and stale pictures as PNG.)
 import Foundation
+import ImageIO
 import Procedural
 import RenderCore
 import Reprojection
@@ -17,12 +19,19 @@ func option(_ name: String, _ fallback: Int) -> Int {
     return v
 }
 let runs = option("--runs", 200), threads = option("--threads", 2)
+let saveDirectory = arguments.firstIndex(of: "--save").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 let sections = arguments.filter { ["timing", "quality", "depth", "sh"].contains($0) }
 func wants(_ s: String) -> Bool { sections.isEmpty || sections.contains(s) }
 
 let setup = ViewingSetup(screen: ScreenGeometry(width: 0.6, height: 0.34))
 let width = 1280, height = 720, eye = Vec3(0, 0, 0.6)
 func camera(_ e: Vec3) -> Camera { setup.camera(eye: e, width: width, height: height) }
+/// CPU time of the calling thread in milliseconds (not inflated by other processes' load).
+func threadCPUms() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) * 1e-6
+}
 func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
 func percentile90(_ v: [Double]) -> Double { v.sorted()[min(v.count - 1, v.count * 9 / 10)] }
 func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
@@ -30,7 +39,7 @@ func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f"
 /// A scene rendered at `e` (with depth) into a new framebuffer.
 func render(_ scene: Scene, at e: Vec3, context: RenderContext) -> Framebuffer {
     let fb = Framebuffer(width: width, height: height)
-    scene.render(camera: camera(e), into: fb, context: context)
+    _ = scene.render(camera: camera(e), into: fb, context: context)
     return fb
 }
 
@@ -50,22 +59,28 @@ let scenes: [(String, Scene)] = try ["cube", "generate:60k"].map { ($0, try Scen
 print("warpbench: \(width)×\(height), \(threads) threads, screen 0.6×0.34 m, eye (0, 0, 0.6) m")
 
 if wants("timing") {
-    let warp = Timewarp(threads: threads)
+    let warp = Timewarp(threads: threads), single = Timewarp(threads: 1)
     let target = Framebuffer(width: width, height: height)
     for (name, scene) in scenes {
         let source = render(scene, at: eye, context: context)
         for (label, move) in [("1 cm right", Vec3(0.01, 0, 0)), ("1 cm up-left", Vec3(-0.006, 0.008, 0)), ("3 cm diagonal", Vec3(0.02, 0.02, 0.01))] {
             try warp.setSource(source, camera: camera(eye))
-            var total: [Double] = [], scatter: [Double] = [], fill: [Double] = [], prepare: [Double] = []
+            var total: [Double] = [], scatter: [Double] = [], fill: [Double] = [], prepare: [Double] = [], cpu: [Double] = []
             for _ in 0..<runs {
                 let t0 = MonotonicClock.now()
                 try warp.setSource(source, camera: camera(eye))
                 prepare.append((MonotonicClock.now() - t0) * 1000)
                 let s = try warp.warp(to: camera(eye + move), into: target)
                 total.append(s.totalMs + prepare.last!); scatter.append(s.scatterMs); fill.append(s.fillMs)
+                // The same work on one thread, in CPU time: what it costs whatever else runs.
+                let c0 = threadCPUms()
+                try single.setSource(source, camera: camera(eye))
+                try single.warp(to: camera(eye + move), into: target)
+                cpu.append(threadCPUms() - c0)
             }
             print("timing \(name), \(label): median \(f(median(total), 3)) ms (p90 \(f(percentile90(total), 3))): setSource \(f(median(prepare), 3)), "
-                  + "scatter \(f(median(scatter), 3)), fill \(f(median(fill), 3)); holes \(warp.lastStats.holePixels) px")
+                  + "scatter \(f(median(scatter), 3)), fill \(f(median(fill), 3)); one thread's CPU time \(f(median(cpu), 3)) ms; "
+                  + "holes \(warp.lastStats.holePixels) px")
         }
     }
 }
@@ -81,6 +96,18 @@ if wants("quality") {
                 let b = eye + unit * (cm / 100)
                 let truth = render(scene, at: b, context: context)
                 let s = try warp.warp(source, from: camera(eye), to: camera(b), into: warped)
+                if let dir = saveDirectory {
+                    let stem = "\(dir)/\(name.replacingOccurrences(of: ":", with: "-"))-\(direction)-\(cm)cm"
+                    try ImageFile.savePNG(truth.image(), to: stem + "-truth.png")
+                    try ImageFile.savePNG(warped.image(), to: stem + "-warped.png")
+                    var diff = warped.image()
+                    for k in 0..<diff.pixels.count {
+                        let x = PackedColor.channels(warped.color[k]), y = PackedColor.channels(truth.color[k])
+                        func d(_ c: Int) -> UInt8 { UInt8(min(255, abs(Int(x[c]) - Int(y[c])) * 4)) }
+                        diff.pixels[k] = PackedColor.pack(r: d(0), g: d(1), b: d(2))
+                    }
+                    try ImageFile.savePNG(diff, to: stem + "-diff.png")
+                }
                 row += "  \(cm) cm: warped \(f(psnr(warped, truth))) dB, stale \(f(psnr(source, truth))) dB, holes \(f(Double(s.holePixels) * 100 / Double(width * height), 1)) %"
             }
             print(row)
