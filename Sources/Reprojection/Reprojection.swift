@@ -6,22 +6,27 @@
 // frame to each display refresh's own eye, lets the presented rate exceed the render rate; in
 // stereo each eye's frame is warped to its own eye point, one call per eye.
 //
-// Method: forward warping with a depth test, then a background-first hole fill (`Timewarp`).
+// Method: forward warping with a depth test, a sub-pixel read, then a background-first hole fill.
+//   0. The warp's depth (`setSource`, once per source frame): the source depth, except that
+//      splat rims — their depth is +inf where accumulated opacity stays below ½ — take the
+//      depth of the object within 3 pixels, so they move with it (`RowDepthWork.dilate`).
 //   1. Each source pixel centre is lifted to 3D by its depth and projected into the target;
-//      the nearest target pixel takes its colour if it is nearer than what is there (a
-//      z-buffer on the target's camera-space depth). For the window's cameras — any two
-//      perspective projections — the target's homogeneous pixel position is d·(a + b·i + c·j)
-//      + e for source pixel (i, j) at depth d (`WarpMapping`): three fused multiply-adds and a
-//      division per pixel, 8 pixels per SIMD vector. Pixels with infinite depth (nothing drawn:
-//      the background) move as points at infinity, d·(…) dominating: a + b·i + c·j is the
-//      projected direction. For an off-axis window frustum only the eye moves, so a point at
-//      infinity shifts by the eye's lateral move on the screen, and a point in the screen plane
-//      stays put.
-//   2. Holes (target pixels no source pixel reached: disocclusions, cracks where a surface is
-//      stretched, the strip the old frame never saw) are filled from the scatter's own pixels:
-//      from the farther of the pixels just above and below when both were reached (one-pixel
-//      cracks and slivers), else from the farther of the run's left and right ends — a
-//      disocclusion reveals what was behind, so the background, not the foreground, fills it.
+//      the nearest target pixel records the source pixel if it is nearer than what is there (a
+//      z-buffer on the target's camera-space depth). For any two perspective cameras the
+//      target's homogeneous pixel position is d·(a + b·i + c·j) + e for source pixel (i, j) at
+//      depth d (`WarpMapping`): three fused multiply-adds and a reciprocal per pixel, 8 pixels
+//      per SIMD vector. Pixels with infinite depth (the background) move as points at
+//      infinity: a + b·i + c·j is the projected direction. For an off-axis window frustum only
+//      the eye moves, so a point at infinity shifts by the eye's lateral move on the screen,
+//      and a point in the screen plane stays put.
+//   2. Each reached target pixel reads the source bilinearly where its centre falls (the
+//      winner's position plus the centre's offset from where it landed: the warp is locally a
+//      translation), texels across a depth edge replaced by the winner's own colour
+//      (`BandWork.resolve`). Nearest-pixel colours misplace every edge by up to half a pixel.
+//   3. Holes (disocclusions, cracks where a surface is stretched, the strip the old frame never
+//      saw) take the farther of the nearest reached pixels above and below (within 4 rows)
+//      when there are both, else the farther end of their run in the row: a disocclusion
+//      reveals what was behind, so the background, not the foreground, fills it.
 // Why not backward (inverse) warping: it needs an iterative search per target pixel through a
 // depth that is discontinuous at every silhouette — several source reads per pixel and
 // failures exactly where the picture matters — while the forward warp does one read and one
@@ -29,7 +34,8 @@
 //
 // Threads: the target is cut into bands of rows, claimed from an atomic counter; a band reads
 // the source rows that can land in it (each source row's target-row range is bounded from its
-// depth range, `setSource`) and writes only its own rows, so no two workers write one pixel.
+// depth range, `setSource`) and writes only its own rows, so no two workers write one pixel;
+// the fill reads only pixels the warp reached, so it needs no order between bands.
 // Within a band source pixels go in raster order and ties keep the first: the output bytes do
 // not depend on the thread count or the band size. Buffers grow once and are reused: a steady
 // state allocates nothing.

@@ -1,7 +1,6 @@
 // Timewarp — the late-reprojection engine: a source frame set once, warped to any number of
 // newer eyes (see Reprojection.swift for the method and the contract).
 import Synchronization
-import Foundation
 import RenderCore
 import Workers
 
@@ -53,6 +52,8 @@ public final class Timewarp: @unchecked Sendable {
     let rowDepths = ScratchBuffer<SIMD4<Float>>()
     /// The source's depth as the warp uses it (see `RowDepthWork.dilate`).
     let warpDepth = ScratchBuffer<Float>()
+    /// Per source row, bits of finite and of infinite depth (`RowDepthWork`).
+    let finiteBits = ScratchBuffer<UInt64>(), infiniteBits = ScratchBuffer<UInt64>()
     /// Per source row: the first and last target row it can land in (first > last: none).
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
     /// Per band: holes found.
@@ -92,8 +93,12 @@ public final class Timewarp: @unchecked Sendable {
         rowDepths.reserve(frame.height)
         rowTargets.reserve(frame.height)
         warpDepth.reserve(frame.pixelCount)
-        run(.rowDepths(RowDepthWork(depth: frame.depth, width: frame.width, height: frame.height,
-                                    warpDepth: warpDepth.base, out: rowDepths.base)))
+        let words = (frame.width + 63) / 64
+        finiteBits.reserve(words * frame.height); infiniteBits.reserve(words * frame.height)
+        let work = RowDepthWork(depth: frame.depth, width: frame.width, height: frame.height, warpDepth: warpDepth.base,
+                                out: rowDepths.base, finiteBits: finiteBits.base, infiniteBits: infiniteBits.base, words: words)
+        run(.rowDepths(work))
+        run(.dilate(work))
     }
 
     /// Warps the current source to the camera `to`, writing every pixel of `target`'s colour
@@ -119,11 +124,6 @@ public final class Timewarp: @unchecked Sendable {
                             mapping: mapping, bandRows: rows, bands: bands, holes: bandHoles.base,
                             reached: reachedBits.base, groupsPerRow: groups,
                             background: PackedColor.pack(Vec4(camera.background.x, camera.background.y, camera.background.z, 1)))
-        if ProcessInfo.processInfo.environment["WARP_DEBUG"] != nil {
-            var visits = 0
-            for j in 0..<source.height { let r = rowTargets[j]; if r.y >= r.x { visits += Int(r.y) / rows - Int(r.x) / rows + 1 } }
-            print("debug: row visits \(visits) for \(source.height) rows, \(bands) bands")
-        }
         run(.scatter(work))
         let t1 = MonotonicClock.now()
         run(.fill(work))
@@ -187,6 +187,12 @@ public final class Timewarp: @unchecked Sendable {
                 guard first < w.height else { return }
                 for j in first..<min(w.height, first + 16) { w.measure(row: j) }
             }
+        case let .dilate(w):
+            while true {
+                let first = nextItem.add(16, ordering: .relaxed).oldValue
+                guard first < w.height else { return }
+                for j in first..<min(w.height, first + 16) { w.dilate(row: j) }
+            }
         case let .scatter(w):
             while true {
                 let b = nextItem.add(1, ordering: .relaxed).oldValue
@@ -207,6 +213,7 @@ public final class Timewarp: @unchecked Sendable {
 enum WarpStage {
     case idle
     case rowDepths(RowDepthWork)
+    case dilate(RowDepthWork)
     case scatter(BandWork)
     case fill(BandWork)
 }
