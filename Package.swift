@@ -7,6 +7,7 @@
 //     (Downloads ← Viewer: scenes opened from a URL)
 //     (SceneIO ← AssimpImport: glTF/FBX/COLLADA/3DS in the importer child process, linked only by splatframe)
 //     (SplatRenderAVX512 ← SplatRender: one kernel compiled again for AVX-512)
+//     (RenderCore, Workers ← Reprojection: the timewarp, called by whoever presents; warpbench times it)
 //     ← Media ← WebcamTracking;  Media ← Viewer ← Bench, Export, Library ← splatframe
 // Libraries speak in values: their errors name no command-line flag (splatframe's ErrorWording
 // words them with its flags), and the executable gives SceneIO its importer child's command.
@@ -103,6 +104,8 @@ let package = Package(
         .target(name: "AssimpImport", dependencies: ["RenderCore", "SceneIO", "CAssimp"]),
         .target(name: "HeadTracking", dependencies: ["RenderCore", "Settings", "Workers"]),
         .target(name: "Procedural", dependencies: ["RenderCore"], swiftSettings: fast),
+        // Late reprojection: a rendered frame (colour + depth) warped to the newest eye before presenting.
+        .target(name: "Reprojection", dependencies: ["RenderCore", "Workers", "CSIMD"], swiftSettings: fast + optimisedInDebug),
         // Pictures and videos: camera and file capture, video textures for walls, wall files.
         .target(name: "Media", dependencies: ["RenderCore", "ImageIO", "Workers", "CWebcam"]),
         .target(name: "WebcamTracking", dependencies: ["HeadTracking", "RenderCore", "Settings", "Media", "ZipReading", "Workers", "CWebcam"]),
@@ -125,6 +128,10 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 
+        // The timewarp's timing and image figures, and what splat depth costs (release build).
+        .executableTarget(name: "warpbench", dependencies: ["Reprojection", "Viewer", "SplatRender", "Procedural", "RenderCore", "Workers", "ImageIO"],
+                          path: "Sources/WarpBench", swiftSettings: simdFlags),
+
         // Slow, obvious reference implementations and image comparison for tests.
         .target(name: "TestSupport", dependencies: ["RenderCore", "ImageIO"], swiftSettings: simdFlags),
 
@@ -145,6 +152,8 @@ let package = Package(
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SplatLOD", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),
         .testTarget(name: "BenchTests", dependencies: ["Viewer", "Bench", "Export", "HeadTracking", "Settings", "TestSupport"], exclude: ["Fixtures"],
+                    swiftSettings: simdFlags),
+        .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Viewer", "SplatRender", "Procedural", "RenderCore", "TestSupport"],
                     swiftSettings: simdFlags),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO"]),
         .testTarget(name: "DocumentationTests"),

@@ -1,0 +1,219 @@
+// Timewarp — the late-reprojection engine: a source frame set once, warped to any number of
+// newer eyes (see Reprojection.swift for the method and the contract).
+import Synchronization
+import RenderCore
+import Workers
+
+/// Times and counts of the last warp.
+public struct WarpStats: Sendable, Equatable {
+    /// Whole `warp(to:into:)` call, milliseconds.
+    public var totalMs: Double = 0
+    /// Forward warp with the depth test, milliseconds.
+    public var scatterMs: Double = 0
+    /// Hole fill, milliseconds.
+    public var fillMs: Double = 0
+    /// Target pixels no source pixel reached (filled from their neighbours).
+    public var holePixels = 0
+
+    public init() {}
+}
+
+/// Warps a rendered frame (colour + depth) to a new camera on the CPU: forward warping with a
+/// depth test, then a background-first hole fill.
+///
+///     let timewarp = Timewarp(threads: 2)                          // once
+///     try timewarp.warp(frame, from: renderCamera, to: newestCamera, into: presented)
+///
+/// To present faster than the renderer draws, set the finished frame once and warp it to each
+/// refresh's eye while the next frame renders into another framebuffer:
+///
+///     try timewarp.setSource(frame, camera: renderCamera)       // when a render completes
+///     try timewarp.warp(to: eyeCamera(now), into: presented)      // every refresh
+///
+/// In stereo, warp each eye's frame to that eye's new camera (one `Timewarp` may serve both,
+/// one call after the other, or one each to run them concurrently).
+///
+/// Cost: about one pass over the source's depth in `setSource`, then per warp one projection
+/// and one conditional write per source pixel and a scan of the target for holes; in bands of
+/// target rows on `threads` threads. Not re-entrant: one call at a time per instance. The
+/// output does not depend on the thread count.
+public final class Timewarp: @unchecked Sendable {
+    /// Threads a warp runs on (the calling thread included).
+    public let threads: Int
+    /// Target rows per work item (the output does not depend on it).
+    public var bandRows = 24
+    /// The last warp's times and hole count.
+    public private(set) var lastStats = WarpStats()
+
+    let pool: WorkerPool<Timewarp>
+    var stage = WarpStage.idle
+    let nextItem = Atomic<Int>(0)
+    /// Per source row: (least positive finite depth, greatest finite depth, has +inf, has finite).
+    let rowDepths = ScratchBuffer<SIMD4<Float>>()
+    /// The source's depth as the warp uses it (see `RowDepthWork.dilate`).
+    let warpDepth = ScratchBuffer<Float>()
+    /// Per source row, bits of finite and of infinite depth (`RowDepthWork`).
+    let finiteBits = ScratchBuffer<UInt64>(), infiniteBits = ScratchBuffer<UInt64>()
+    /// Per source row: the first and last target row it can land in (first > last: none).
+    let rowTargets = ScratchBuffer<SIMD2<Int32>>()
+    /// Per band: holes found.
+    let bandHoles = ScratchBuffer<Int>()
+    /// Per target pixel, a bit: reached by the warp.
+    let reachedBits = ScratchBuffer<UInt8>()
+    private(set) var source: Framebuffer?
+    private(set) var sourceCamera: Camera?
+
+    /// A warper on `threads` threads (default: one per core).
+    public init(threads: Int = CoreCount.available) {
+        self.threads = max(1, threads)
+        pool = WorkerPool(threads: self.threads)
+    }
+
+    /// Warps `source`, rendered with `from`, to the camera `to`, into `target`: `setSource`
+    /// then `warp(to:into:)`.
+    /// - Throws: `ReprojectionError` when a framebuffer's size differs from its camera's or a
+    ///   projection is not perspective.
+    @discardableResult
+    public func warp(_ source: Framebuffer, from: Camera, to: Camera, into target: Framebuffer) throws(ReprojectionError) -> WarpStats {
+        try setSource(source, camera: from)
+        return try warp(to: to, into: target)
+    }
+
+    /// Makes `frame` (rendered with `camera`) the frame later warps start from, and reads its
+    /// depth range row by row. The frame is kept (not copied): its pixels must not change while
+    /// it is the source — render the next frame into another framebuffer.
+    /// - Throws: `ReprojectionError.sizeMismatch` when `frame` is not `camera`'s size,
+    ///   `.sourceTooLarge` beyond 2²³ pixels or 16384 on a side.
+    public func setSource(_ frame: Framebuffer, camera: Camera) throws(ReprojectionError) {
+        guard frame.width == camera.width, frame.height == camera.height else {
+            throw .sizeMismatch(what: "source", framebuffer: (frame.width, frame.height), camera: (camera.width, camera.height))
+        }
+        guard frame.pixelCount < 1 << 23, frame.width <= 16384, frame.height <= 16384 else { throw .sourceTooLarge(width: frame.width, height: frame.height) }
+        source = frame; sourceCamera = camera
+        rowDepths.reserve(frame.height)
+        rowTargets.reserve(frame.height)
+        warpDepth.reserve(frame.pixelCount)
+        let words = (frame.width + 63) / 64
+        finiteBits.reserve(words * frame.height); infiniteBits.reserve(words * frame.height)
+        let work = RowDepthWork(depth: frame.depth, width: frame.width, height: frame.height, warpDepth: warpDepth.base,
+                                out: rowDepths.base, finiteBits: finiteBits.base, infiniteBits: infiniteBits.base, words: words)
+        run(.rowDepths(work))
+        run(.dilate(work))
+    }
+
+    /// Warps the current source to the camera `to`, writing every pixel of `target`'s colour
+    /// and depth (metres along `to`'s −Z; holes take their filler's depth).
+    /// - Throws: `ReprojectionError` when there is no source, `target` is not `to`'s size or a
+    ///   projection is not perspective.
+    @discardableResult
+    public func warp(to camera: Camera, into target: Framebuffer) throws(ReprojectionError) -> WarpStats {
+        guard let source, let from = sourceCamera else { throw .noSource }
+        guard target.width == camera.width, target.height == camera.height else {
+            throw .sizeMismatch(what: "target", framebuffer: (target.width, target.height), camera: (camera.width, camera.height))
+        }
+        let t0 = MonotonicClock.now()
+        let mapping = try WarpMapping(from: from, to: camera)
+        boundTargetRows(mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height)
+        let rows = max(1, bandRows), bands = (target.height + rows - 1) / rows
+        bandHoles.reserve(bands)
+        let groups = (target.width + 7) / 8
+        reachedBits.reserve(groups * target.height)
+        let work = BandWork(source: source.color, sourceDepth: warpDepth.base, sourceWidth: source.width,
+                            sourceHeight: source.height, rowTargets: rowTargets.base,
+                            target: target.color, targetDepth: target.depth, width: target.width, height: target.height,
+                            mapping: mapping, bandRows: rows, bands: bands, holes: bandHoles.base,
+                            reached: reachedBits.base, groupsPerRow: groups,
+                            background: PackedColor.pack(Vec4(camera.background.x, camera.background.y, camera.background.z, 1)))
+        run(.scatter(work))
+        let t1 = MonotonicClock.now()
+        run(.fill(work))
+        let t2 = MonotonicClock.now()
+        var stats = WarpStats()
+        for b in 0..<bands { stats.holePixels += bandHoles[b] }
+        stats.scatterMs = (t1 - t0) * 1000
+        stats.fillMs = (t2 - t1) * 1000
+        stats.totalMs = (t2 - t0) * 1000
+        lastStats = stats
+        withExtendedLifetime(source) {}
+        return stats
+    }
+
+    /// Each source row's range of target rows, from its depth range: for a fixed depth the
+    /// target row is monotonic along the row, and for a fixed column monotonic in the depth, so
+    /// the extremes lie at the corners (first and last column × least and greatest depth, and
+    /// +inf); a corner at or behind the target eye makes the range the whole target.
+    private func boundTargetRows(_ m: WarpMapping, sourceWidth: Int, sourceHeight: Int, targetHeight: Int) {
+        let last = Int32(targetHeight - 1)
+        for j in 0..<sourceHeight {
+            let r = rowDepths[j]
+            var lo = Float.infinity, hi = -Float.infinity, whole = false
+            for corner in 0..<6 {
+                let i = corner & 1 == 0 ? 0 : sourceWidth - 1
+                let depth: Float
+                switch corner >> 1 {
+                case 0: guard r.w > 0 else { continue }; depth = r.x
+                case 1: guard r.w > 0 else { continue }; depth = r.y
+                default: guard r.z > 0 else { continue }; depth = .infinity
+                }
+                let t = m.homogeneous(column: i, row: j, depth: depth)
+                guard t.z > WarpKernel.nearestDepth else { whole = true; break }
+                let y = t.y / t.z
+                lo = min(lo, y); hi = max(hi, y)
+            }
+            if whole {
+                rowTargets[j] = SIMD2(0, last)
+            } else if lo > hi || !(lo < Float(targetHeight) + 1) || !(hi > -1) {
+                rowTargets[j] = SIMD2(1, 0)
+            } else {
+                rowTargets[j] = SIMD2(Int32(max(-1, lo.rounded(.down) - 1)), Int32(min(Float(last) + 1, hi.rounded(.down) + 1)))
+            }
+        }
+    }
+
+    /// Runs one stage on every worker and waits.
+    private func run(_ work: WarpStage) {
+        stage = work
+        nextItem.store(0, ordering: .relaxed)
+        pool.run(self) { warper, worker in warper.runStage(worker: worker) }
+        stage = .idle
+    }
+
+    private func runStage(worker: Int) {
+        switch stage {
+        case .idle: return
+        case let .rowDepths(w):
+            while true {
+                let first = nextItem.add(16, ordering: .relaxed).oldValue
+                guard first < w.height else { return }
+                for j in first..<min(w.height, first + 16) { w.measure(row: j) }
+            }
+        case let .dilate(w):
+            while true {
+                let first = nextItem.add(16, ordering: .relaxed).oldValue
+                guard first < w.height else { return }
+                for j in first..<min(w.height, first + 16) { w.dilate(row: j) }
+            }
+        case let .scatter(w):
+            while true {
+                let b = nextItem.add(1, ordering: .relaxed).oldValue
+                guard b < w.bands else { return }
+                w.scatter(band: b)
+            }
+        case let .fill(w):
+            while true {
+                let b = nextItem.add(1, ordering: .relaxed).oldValue
+                guard b < w.bands else { return }
+                w.fill(band: b)
+            }
+        }
+    }
+}
+
+/// The stage the workers run.
+enum WarpStage {
+    case idle
+    case rowDepths(RowDepthWork)
+    case dilate(RowDepthWork)
+    case scatter(BandWork)
+    case fill(BandWork)
+}

@@ -1,0 +1,63 @@
+// WarpKernel+Fill — the hole fill: target pixels the forward warp did not reach take the
+// farther of nearby pixels that it did reach (a disocclusion shows what was behind).
+import RenderCore
+
+extension BandWork {
+    /// How many rows up and down a hole looks for reached pixels.
+    static let fillReach = 4
+
+    /// Whether the warp reached target pixel (x, y) (from `reached`, written by `resolve`).
+    @inline(__always) func isReached(_ x: Int, _ y: Int) -> Bool {
+        reached[y &* groupsPerRow &+ x &>> 3] >> UInt8(x & 7) & 1 != 0
+    }
+
+    /// Fills the holes of band `b`'s rows. A hole takes, when the warp reached a pixel within
+    /// `fillReach` rows both above and below it, the farther of the nearest two (a crack where
+    /// a surface was stretched, or a thin sliver uncovered by a vertical move); else the
+    /// farther end of its run of holes in the row (a disocclusion shows what was behind: the
+    /// background, not the foreground, fills it); else the reached pixel above or below; else
+    /// the target's background at +inf. Only reached pixels are read, and they do not change
+    /// here, so the result does not depend on which band is filled first.
+    func fill(band b: Int) {
+        let y0 = b &* bandRows, y1 = min(height, y0 &+ bandRows)
+        var count = 0
+        for y in y0..<y1 { count &+= fill(row: y) }
+        holes[b] = count
+    }
+
+    /// Fills row `y`'s holes; returns how many there were.
+    private func fill(row y: Int) -> Int {
+        let row = y &* width, maskRow = reached + y &* groupsPerRow
+        var count = 0, x = 0
+        while x < width {
+            if x & 7 == 0 && maskRow[x &>> 3] == 0xFF { x &+= 8; continue }
+            guard !isReached(x, y) else { x &+= 1; continue }
+            let x0 = x
+            while x < width && !isReached(x, y) { x &+= 1 }
+            count &+= x &- x0
+            // The run's ends: the farther of the two reached pixels left and right of it.
+            var side = -1
+            if x0 > 0 { side = row &+ x0 &- 1 }
+            if x < width && (side < 0 || targetDepth[row &+ x] > targetDepth[side]) { side = row &+ x }
+            for p in x0..<x {
+                var above = -1, below = -1
+                for k in 1...Self.fillReach {
+                    if above < 0 && y &- k >= 0 && isReached(p, y &- k) { above = row &- k &* width &+ p }
+                    if below < 0 && y &+ k < height && isReached(p, y &+ k) { below = row &+ k &* width &+ p }
+                }
+                var from: Int
+                if above >= 0 && below >= 0 {
+                    from = targetDepth[above] >= targetDepth[below] ? above : below
+                } else {
+                    from = side >= 0 ? side : max(above, below)
+                }
+                if from >= 0 {
+                    target[row &+ p] = target[from]; targetDepth[row &+ p] = targetDepth[from]
+                } else {
+                    target[row &+ p] = background; targetDepth[row &+ p] = .infinity
+                }
+            }
+        }
+        return count
+    }
+}

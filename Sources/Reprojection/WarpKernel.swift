@@ -1,0 +1,136 @@
+// WarpKernel — the warp's per-pixel work: a source row's depth range, and the forward warp of
+// source rows into one band of target rows (8 source pixels per SIMD vector, a conditional
+// scalar write of the pixel's index and depth per pixel that lands in the band).
+import RenderCore
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
+/// Constants of the warp.
+enum WarpKernel {
+    /// Points nearer to the target eye than this (metres along its −Z), or behind it, are dropped.
+    static let nearestDepth: Float = 1e-4
+    /// Lane offsets 0…7.
+    static let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+    /// 2²³: adding it to a whole number in [0, 2²³) leaves the number in the low mantissa bits.
+    /// (Kernels copy these into locals: a static `SIMD8` is a lazy global, a `swift_once` call
+    /// per use in a loop.)
+    static let magic: Float = 8_388_608
+}
+
+/// One warp's shared inputs, and the work on one band of target rows.
+struct BandWork {
+    let source: UnsafeMutablePointer<UInt32>
+    let sourceDepth: UnsafeMutablePointer<Float>
+    let sourceWidth: Int, sourceHeight: Int
+    let rowTargets: UnsafeMutablePointer<SIMD2<Int32>>
+    let target: UnsafeMutablePointer<UInt32>
+    let targetDepth: UnsafeMutablePointer<Float>
+    let width: Int, height: Int
+    let mapping: WarpMapping
+    let bandRows: Int, bands: Int
+    let holes: UnsafeMutablePointer<Int>
+    /// One bit per target pixel, 8 pixels a byte: whether the warp reached it (from `resolve`).
+    let reached: UnsafeMutablePointer<UInt8>
+    /// Bytes of `reached` per target row.
+    let groupsPerRow: Int
+    /// The target camera's background, packed (for a row no source pixel reached).
+    let background: UInt32
+
+    /// Forward-warps every source row that can land in band `b` into it: the band's depth
+    /// starts as NaN (a hole), and a source pixel's index and depth are written where its
+    /// depth is less than the pixel's (or the pixel is still a hole); then `resolve` turns the
+    /// indices into colours.
+    func scatter(band b: Int) {
+        let y0 = b &* bandRows, y1 = min(height, y0 &+ bandRows)
+        (targetDepth + y0 &* width).update(repeating: .nan, count: (y1 &- y0) &* width)
+        for j in 0..<sourceHeight {
+            let r = rowTargets[j]
+            if Int(r.x) < y1 && Int(r.y) >= y0 { scatter(row: j, from: y0, to: y1) }
+        }
+        resolve(band: b)
+    }
+
+    @inline(__always)
+    private func scatter(row j: Int, from y0: Int, to y1: Int) {
+        let m = mapping
+        let base = m.origin + m.perRow * Float(j)
+        let bx = SIMD8<Float>(repeating: base.x), by = SIMD8<Float>(repeating: base.y), bw = SIMD8<Float>(repeating: base.z)
+        let cx = SIMD8<Float>(repeating: m.perColumn.x), cy = SIMD8<Float>(repeating: m.perColumn.y)
+        let cw = SIMD8<Float>(repeating: m.perColumn.z)
+        let ox = SIMD8<Float>(repeating: m.offset.x), oy = SIMD8<Float>(repeating: m.offset.y)
+        let ow = SIMD8<Float>(repeating: m.offset.z)
+        let top = SIMD8<Float>(repeating: Float(y0)), bottom = SIMD8<Float>(repeating: Float(y1))
+        let right = SIMD8<Float>(repeating: Float(width)), near = SIMD8<Float>(repeating: 1e-4)   // WarpKernel.nearestDepth
+        let magic = SIMD8<Float>(repeating: 8_388_608), magicBits = unsafeBitCast(magic, to: SIMD8<Int32>.self)
+        let stride = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: width))
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7), laneInts = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let laneWords = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let rowOffset = j &* sourceWidth
+        let srcDepth = sourceDepth + rowOffset
+        var i0 = 0
+        while i0 < sourceWidth {
+            var d: SIMD8<Float>
+            if i0 &+ 8 <= sourceWidth {
+                d = UnsafeRawPointer(srcDepth + i0).loadUnaligned(as: SIMD8<Float>.self)
+            } else {
+                d = SIMD8(repeating: .nan)
+                for k in 0..<(sourceWidth &- i0) { d[k] = srcDepth[i0 &+ k] }
+            }
+            let fi = lanes + Float(i0)
+            let dx = bx.addingProduct(cx, fi), dy = by.addingProduct(cy, fi), dw = bw.addingProduct(cw, fi)
+            let finite = d .< .infinity
+            let x = ox.addingProduct(d, dx).replacing(with: dx, where: .!finite)
+            let y = oy.addingProduct(d, dy).replacing(with: dy, where: .!finite)
+            let w = ow.addingProduct(d, dw).replacing(with: dw, where: .!finite)
+            let r = 1 / w
+            let tx = x * r, ty = y * r
+            let valid = (d .> 0) .& (w .> near) .& (tx .>= 0) .& (tx .< right) .& (ty .>= top) .& (ty .< bottom)
+            var bits = Self.laneBits(valid)
+            if bits != 0 {
+                let key = w.replacing(with: .infinity, where: .!finite)
+                let ix = unsafeBitCast(tx.rounded(.down) + magic, to: SIMD8<Int32>.self) &- magicBits
+                let iy = unsafeBitCast(ty.rounded(.down) + magic, to: SIMD8<Int32>.self) &- magicBits
+                let index = iy &* stride &+ ix
+                if bits == 0xFF && BandWork.laneBits(index .== SIMD8(repeating: index[0]) &+ laneInts) == 0xFF {
+                    // Eight pixels side by side in one target row (most of a small move's
+                    // pixels): one vector depth test, the same writes as the lanes one by one.
+                    let t = Int(index[0])
+                    let dp = UnsafeMutableRawPointer(targetDepth + t), ip = UnsafeMutableRawPointer(target + t)
+                    let old = dp.loadUnaligned(as: SIMD8<Float>.self)
+                    let wins = .!(old .<= key)
+                    if BandWork.laneBits(wins) != 0 {
+                        dp.storeBytes(of: old.replacing(with: key, where: wins), as: SIMD8<Float>.self)
+                        let sourceIndex = SIMD8(repeating: UInt32(truncatingIfNeeded: rowOffset &+ i0)) &+ laneWords
+                        ip.storeBytes(of: ip.loadUnaligned(as: SIMD8<UInt32>.self).replacing(with: sourceIndex, where: wins),
+                                      as: SIMD8<UInt32>.self)
+                    }
+                    i0 &+= 8
+                    continue
+                }
+                repeat {
+                    let lane = bits.trailingZeroBitCount
+                    bits &= bits &- 1
+                    let t = Int(index[lane]), k = key[lane]
+                    if !(targetDepth[t] <= k) {
+                        targetDepth[t] = k
+                        target[t] = UInt32(truncatingIfNeeded: rowOffset &+ i0 &+ lane)
+                    }
+                } while bits != 0
+            }
+            i0 &+= 8
+        }
+    }
+
+    /// The lanes of `m` as the low 8 bits of an integer.
+    @inline(__always)
+    static func laneBits(_ m: SIMDMask<SIMD8<Int32>>) -> UInt32 {
+        #if arch(x86_64)
+        return UInt32(truncatingIfNeeded: _mm256_movemask_ps(unsafeBitCast(m, to: SIMD8<Float>.self)))
+        #else
+        var b: UInt32 = 0
+        for k in 0..<8 where m[k] { b |= 1 << UInt32(k) }
+        return b
+        #endif
+    }
+}
