@@ -37,7 +37,7 @@ public struct WarpStats: Sendable, Equatable {
 /// and one conditional write per source pixel and a scan of the target for holes; in bands of
 /// target rows on `threads` threads. Not re-entrant: one call at a time per instance. The
 /// output does not depend on the thread count.
-public final class Timewarp: @unchecked Sendable {
+public final class Timewarp {
     /// Threads a warp runs on (the calling thread included).
     public let threads: Int
     /// Target rows per work item (the output does not depend on it).
