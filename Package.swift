@@ -117,14 +117,14 @@ let package = Package(
                 swiftSettings: fast),
         // Motion-to-photon latency against ground truth: the rendered head as a live camera, through the
         // program's own path (webcam source → tracker → frame driver → present), scored frame by frame.
-        .target(name: "LatencyRig", dependencies: ["HeadRig", "WebcamTracking", "HeadTracking", "Media", "Viewer", "RenderCore"]),
+        .target(name: "LatencyRig", dependencies: ["HeadRig", "WebcamTracking", "HeadTracking", "Media", "Viewer", "RenderCore", "Reprojection"]),
         // Headless frame-time measurement; a replay rendered to frames; the scene library's files and thumbnails.
         .target(name: "Bench", dependencies: ["Viewer", "SplatLOD", "RenderCore", "SplatRender", "HeadTracking", "Settings", "Workers", "CAllocationCounter"],
                 swiftSettings: fast),
         .target(name: "Export", dependencies: ["Viewer", "RenderCore", "ImageIO", "HeadTracking", "Settings", "Workers"]),
         .target(name: "Library", dependencies: ["Viewer", "RenderCore", "ImageIO", "SceneIO", "Workers", "Downloads", "JSONInput"]),
         .executableTarget(name: "splatframe",
-                          dependencies: ["Viewer", "Bench", "LatencyRig", "Export", "Library", "SceneIO", "SplatLOD", "AssimpImport", "Downloads", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
+                          dependencies: ["Viewer", "Bench", "LatencyRig", "Reprojection", "Export", "Library", "SceneIO", "SplatLOD", "AssimpImport", "Downloads", "HeadTracking", "WebcamTracking", "HeadRig", "Media", "Workers", "Settings", "CSDL2", "CSDL2TTF", "CFontconfig",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: simdFlags),
 

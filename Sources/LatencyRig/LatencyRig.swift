@@ -7,6 +7,7 @@ import HeadRig
 import HeadTracking
 import Media
 import RenderCore
+import Reprojection
 import Viewer
 import WebcamTracking
 
@@ -25,6 +26,9 @@ public struct LatencyRigConfiguration: Sendable {
     public var stamping: WebcamSource.Stamping = .exposure
     /// The tracker: filter and prediction.
     public var tracker = HeadTrackerSettings()
+    /// Late reprojection: each frame warped to the eye read again after rendering (the driver's
+    /// context must produce depth).
+    public var reprojects = false
 
     public init(motion: LatencyMotion) { self.motion = motion }
 
@@ -60,15 +64,32 @@ public final class LatencyRig {
         defer { source.stop() }
         var frames: [PresentedFrame] = []
         frames.reserveCapacity(Int(motion.duration * 400))
-        var lead = PresentLeadEstimator()
+        var lead = PresentLeadEstimator(), lateLead = PresentLeadEstimator()
+        var frameLead = 0.0, warpLead = 0.0
+        let timewarp = c.reprojects ? Timewarp(threads: driver.context.threads) : nil
+        let warped = Framebuffer(width: driver.framebuffer.width, height: driver.framebuffer.height)
         var index = 0
         while MonotonicClock.now() - origin < motion.duration {
+            tracker.presentLead = frameLead
             let record = driver.renderFrame(from: eyes, index: index)
-            guard try present(driver.framebuffer) else { break }
+            var shown = driver.framebuffer, used = record.view.pose
+            var lateRead: Double?
+            if let timewarp, case .pose = record.view {
+                // The late latch: the eye read again now (predicted over the warp and present
+                // alone), the frame warped to it.
+                tracker.presentLead = warpLead
+                lateRead = MonotonicClock.now()
+                let late = tracker.pose(at: lateRead!)
+                if (try? timewarp.warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: warped)) != nil {
+                    shown = warped; used = late
+                }
+            }
+            guard try present(shown) else { break }
             let presented = MonotonicClock.now()
-            tracker.presentLead = lead.presented(at: presented, viewTime: record.viewTime)
+            frameLead = lead.presented(at: presented, viewTime: record.viewTime)
+            if let lateRead { warpLead = lateLead.presented(at: presented, viewTime: lateRead) }
             index += 1
-            guard let pose = record.view.pose else { continue }
+            guard let pose = used else { continue }
             let p = pose.position
             frames.append(PresentedFrame(frameStart: record.viewTime - origin, present: presented - origin,
                                          eye: SIMD3(p.x, p.y, p.z), exposure: pose.sampleTime.map { $0 - origin },

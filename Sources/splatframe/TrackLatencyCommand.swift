@@ -51,6 +51,7 @@ struct TrackLatencyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Camera noise: standard deviation in levels, 0…50.", transform: Checked.number(in: 0...50, "levels"))
     var noise: Double = 3
     @Flag(help: "Present each frame in a window (SDL) instead of headless.") var window = false
+    @Option(help: "Late reprojection: each frame warped to the eye read again after rendering.") var reproject: ReprojectMode = .off
     @Option(name: .customLong("per-frame"), help: "Write every presented frame (times, eye used, true eye) to this CSV.")
     var perFrame: String?
 
@@ -83,6 +84,7 @@ struct TrackLatencyCommand: ParsableCommand {
         tracker.predictionHorizon = predict < 0 ? nil : predict / 1000
         tracker.neutralEye = Vec3d(LatencyMotion.rest.x, LatencyMotion.rest.y, LatencyMotion.rest.z)
         configuration.tracker = tracker
+        configuration.reprojects = reproject == .on
 
         let setup = ViewingSetup()
         var options = SceneLoader.ModelOptions()
@@ -92,7 +94,7 @@ struct TrackLatencyCommand: ParsableCommand {
         let loader = try SceneLoader.load(source: scene, options: options)
         let size = sizeOption.value
         let driver = FrameDriver(scene: try loader.scene(screen: setup.screen.value), setup: setup,
-                                 context: RenderContext(producesDepth: false), width: size.width, height: size.height)
+                                 context: RenderContext(producesDepth: reproject == .on), width: size.width, height: size.height)
         let rig = LatencyRig(configuration: configuration, pipeline: pipeline, camera: camera)
         let frames: [PresentedFrame]
         if window {

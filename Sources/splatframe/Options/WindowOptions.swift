@@ -5,6 +5,8 @@ import ArgumentParser
 struct WindowOptions: ParsableArguments {
     @OptionGroup var size: SizeOption
     @Flag(help: "Start fullscreen.") var fullscreen = false
+    @Option(help: "Late reprojection: each frame warped to the newest predicted eye just before it is presented (on), or shown as rendered (off).")
+    var reproject: ReprojectMode = .off
     @OptionGroup var threads: ThreadsOption
     @Option(name: .customLong("stats-every"), parsing: .unconditional, help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",
             transform: Checked.number(in: 0.1...3600, "s"))
@@ -26,4 +28,9 @@ struct TestDrop: ArgumentGrammar {
         guard parts.count == 2, let frame = Int(parts[0]), frame >= 0, !parts[1].isEmpty else { throw ArgumentRule("expected FRAME:PATH") }
         return TestDrop(frame: frame, path: parts[1])
     }
+}
+
+/// `--reproject off|on`: whether the window warps each rendered frame to the newest eye.
+enum ReprojectMode: String, ArgumentChoice {
+    case off, on
 }

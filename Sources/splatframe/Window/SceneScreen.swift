@@ -26,7 +26,8 @@ final class SceneScreen {
     private(set) var modelFile: String?
 
     var scene: Scene { driver.scene }
-    var framebuffer: Framebuffer { stereo?.output ?? driver.framebuffer }
+    /// What is presented: the stereo composition, the late-reprojected frame, or the frame as drawn.
+    var framebuffer: Framebuffer { stereo?.output ?? (reprojection?.active == true ? reprojection?.output : nil) ?? driver.framebuffer }
 
     // What the screen shows besides the scene.
     private(set) var showHUD = true
@@ -40,6 +41,8 @@ final class SceneScreen {
     private(set) var timing = FrameTiming()
     private let calibration: WebcamCalibrationControl
     private var viewport = WindowViewport()
+    /// `--reproject on`: each frame warped to the newest eye before it is presented (mono).
+    private let reprojection: LateReprojection?
 
     /// The window's place on its display, as of the last `updateViewport`.
     var placement: WindowPlacement? { viewport.placement }
@@ -47,8 +50,9 @@ final class SceneScreen {
     var medianFrameMs: Double { timing.medianFrameMs }
 
     init(window: SDLWindow, driver: FrameDriver, tracking: HeadTrackingSession, stereo: StereoRenderer?, text: WindowText,
-         modelFile: String?, configPath: String?, dropOptions: SceneLoader.ModelOptions) {
+         modelFile: String?, configPath: String?, dropOptions: SceneLoader.ModelOptions, reprojection: LateReprojection? = nil) {
         self.window = window; self.driver = driver; self.tracking = tracking; self.stereo = stereo; self.text = text
+        self.reprojection = reprojection
         self.modelFile = modelFile; self.dropOptions = dropOptions
         calibration = WebcamCalibrationControl(configPath: configPath)
         eyes = LiveEyeSource(session: tracking)
@@ -167,6 +171,18 @@ final class SceneScreen {
         } else {
             record = driver.renderFrame(from: eyes, index: index)
         }
+        // The late latch: the newest predicted eye, read now, and the frame warped to it.
+        var shownPose = record.view.pose
+        var lateRead: Double?
+        if let reprojection, case .pose = record.view {
+            // Predicted over the warp and the present alone; the next frame's read gets its own lead back.
+            let frameLead = tracking.tracker.presentLead
+            tracking.tracker.presentLead = reprojection.lead
+            lateRead = MonotonicClock.now()
+            let late = tracking.pose(at: lateRead!)
+            tracking.tracker.presentLead = frameLead
+            if reprojection.warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late))) { shownPose = late }
+        }
         let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
         timing.frameComplete(pose: pose, at: record.complete, renderMs: record.renderMs)
         screenshots.takeIfRequested(framebuffer)
@@ -186,7 +202,8 @@ final class SceneScreen {
         text.endFrame()
         try window.present(framebuffer)
         let presented = MonotonicClock.now()
-        if let used = record.view.pose { tracking.presented(used, at: presented) }
+        if let used = shownPose { tracking.presented(used, at: presented) }
+        if let lateRead { reprojection?.presented(at: presented, lateRead: lateRead) }
         // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
         tracking.tracker.presentLead = timing.presented(at: presented, viewTime: record.viewTime, pose: record.view.pose)
         return record.renderMs

@@ -29,14 +29,17 @@ enum WindowLauncher {
         let progress = LoadingScreen(window: window)
         let scene = try makeScene(setup.screen.value) { done, total in progress.show(done: done, total: total) }
         defer { session.stop() }
-        let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads, producesDepth: false),
+        // The warp needs every frame's depth (splats too).
+        let reprojects = windowOptions.reproject == .on
+        let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads, producesDepth: reprojects),
                                  width: window.drawableSize.width, height: window.drawableSize.height)
         let stereo = windowOptions.stereo.resolved.map { mode, ipd in
             StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
                            width: window.drawableSize.width, height: window.drawableSize.height)
         }
         let screen = SceneScreen(window: window, driver: driver, tracking: session, stereo: stereo, text: WindowText(),
-                                 modelFile: modelFile, configPath: config.path, dropOptions: dropOptions)
+                                 modelFile: modelFile, configPath: config.path, dropOptions: dropOptions,
+                                 reprojection: reprojects && stereo == nil ? LateReprojection(threads: threads) : nil)
         if let job = levelsJob() { screen.startLevels(job) }
         let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
             maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,
