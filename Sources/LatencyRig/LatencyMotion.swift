@@ -15,8 +15,38 @@ public enum LatencyMotion: Sendable {
     case step
     /// Nodding ±20° at 0.5 Hz, four cycles.
     case nod
-    /// The positions of a real head log (metres, its first pose at the rest point), 10 s of it.
+    /// The positions of a real head log (metres, its first pose at the rest point), 10 s of it
+    /// (`walk(busiestOf:)` picks and scales them).
     case walk(PoseLog)
+
+    /// The walk over the 10 s of `log` where the head travels farthest (a log often starts still),
+    /// scaled down to stay within ±10 cm of its start.
+    public static func walk(busiestOf log: PoseLog) -> LatencyMotion {
+        let s = log.samples
+        guard s.count > 2 else { return .walk(log) }
+        var best = (start: 0, travel: -1.0)
+        var j = 0, travel = 0.0
+        var step = [Double](repeating: 0, count: s.count)
+        for i in 1..<s.count { let d = s[i].position - s[i - 1].position; step[i] = (d * d).sum().squareRoot() }
+        for i in 0..<s.count {
+            while j + 1 < s.count && s[j + 1].timestamp - s[i].timestamp <= 10 { j += 1; travel += step[j] }
+            if travel > best.travel { best = (i, travel) }
+            if i + 1 <= j { travel -= step[i + 1] } else { j = i + 1 }
+        }
+        var trimmed = log
+        trimmed.samples = Array(s[best.start...].prefix { $0.timestamp - s[best.start].timestamp <= 10.5 })
+        // Scaled about its first pose to stay within ±10 cm (the camera keeps the face in view),
+        // the same for every axis so the path keeps its shape and timing.
+        let first = trimmed.samples[0].position
+        var reach = 0.0
+        for sample in trimmed.samples {
+            let d: SIMD3<Double> = sample.position - first
+            reach = max(reach, abs(d.x), abs(d.y), abs(d.z))
+        }
+        let scale = reach > 0.1 ? 0.1 / reach : 1
+        for i in trimmed.samples.indices { trimmed.samples[i].position = first + (trimmed.samples[i].position - first) * scale }
+        return .walk(trimmed)
+    }
 
     /// The still start (s).
     public static let lead = 3.0

@@ -71,7 +71,7 @@ struct TrackLatencyCommand: ParsableCommand {
         case .sway: path = .sway
         case .step: path = .step
         case .nod: path = .nod
-        case .walk: path = .walk(try PoseLogReader().read(path: log!))
+        case .walk: path = .walk(busiestOf: try PoseLogReader().read(path: log!))
         }
         var configuration = LatencyRigConfiguration(motion: path)
         configuration.cameraFPS = cameraFPS

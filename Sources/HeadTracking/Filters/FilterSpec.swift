@@ -22,7 +22,7 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
     case oneEuro(minCutoff: Double, beta: Double, dCutoff: Double)
     /// A constant-velocity Kalman filter per axis (`KalmanFilter`): sample noise σ (metres) and
     /// how its process noise grows with speed; it predicts by its own velocity.
-    case kalman(noise: Double, speedGain: Double)
+    case kalman(noise: Double, speedGain: Double, innovationGain: Double = KalmanFilter.defaultInnovationGain)
 
     /// EMA with α = 0.3 at 30 Hz.
     public static let defaultEMA = FilterSpec.ema(alpha: 0.3)
@@ -30,7 +30,7 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
     public static let authorsOneEuro = FilterSpec.oneEuro(minCutoff: 1.0, beta: 0.0, dCutoff: 1.0)
     /// One Euro as tuned on the real log (see the type's docs): mincutoff 0.3 Hz, β 20 s/m, dcutoff 1 Hz.
     public static let defaultOneEuro = FilterSpec.oneEuro(minCutoff: 0.3, beta: 20, dCutoff: 1.0)
-    /// The Kalman filter as tuned on the latency rig (`splatframe track latency`): σ 1 mm, gain 3.
+    /// The Kalman filter as tuned on the latency rig (`splatframe track latency`): σ 1 mm, speed gain 3, innovation gain 1.
     public static let defaultKalman = FilterSpec.kalman(noise: 0.001, speedGain: 3)
     /// The tracker's default filter.
     public static let `default` = defaultOneEuro
@@ -38,7 +38,7 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
     /// Parses the text form (case-insensitive, spaces ignored).
     public init(parsing text: String) throws {
         let t = text.lowercased().filter { $0 != " " }
-        let expected = "none, ema[:ALPHA] (0<α≤1), oneeuro[:MINCUTOFF,BETA,DCUTOFF] (cutoffs > 0, β ≥ 0) or kalman[:NOISE_MM,GAIN] (noise > 0, gain ≥ 0)"
+        let expected = "none, ema[:ALPHA] (0<α≤1), oneeuro[:MINCUTOFF,BETA,DCUTOFF] (cutoffs > 0, β ≥ 0) or kalman[:NOISE_MM,GAIN[,INNOVATION]] (noise > 0, gains ≥ 0)"
         let bad = HeadTrackingError.badSpec(what: "filter", value: text, expected: expected)
         let parts = t.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let kind = parts.first.map(String.init) ?? ""
@@ -64,10 +64,10 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
             guard v[0] > 0, v[1] >= 0, v[2] > 0 else { throw bad }
             self = .oneEuro(minCutoff: v[0], beta: v[1], dCutoff: v[2])
         case "kalman":
-            guard args.isEmpty || args.count == 2 else { throw bad }
-            let v = args.isEmpty ? [1, 3] : args
-            guard v[0] > 0, v[0] <= 1000, v[1] >= 0, v[1] <= 1000 else { throw bad }
-            self = .kalman(noise: v[0] / 1000, speedGain: v[1])
+            guard args.isEmpty || args.count == 2 || args.count == 3 else { throw bad }
+            let v = args.isEmpty ? [1, 3, KalmanFilter.defaultInnovationGain] : args.count == 2 ? args + [KalmanFilter.defaultInnovationGain] : args
+            guard v[0] > 0, v[0] <= 1000, v[1] >= 0, v[1] <= 1000, v[2] >= 0, v[2] <= 100 else { throw bad }
+            self = .kalman(noise: v[0] / 1000, speedGain: v[1], innovationGain: v[2])
         default: throw bad
         }
     }
@@ -77,7 +77,7 @@ public enum FilterSpec: Equatable, Sendable, CustomStringConvertible {
         case .none: return "none"
         case .ema(let a): return "ema:\(Self.number(a))"
         case let .oneEuro(m, b, d): return "oneeuro:\(Self.number(m)),\(Self.number(b)),\(Self.number(d))"
-        case let .kalman(n, g): return "kalman:\(Self.number(n * 1000)),\(Self.number(g))"
+        case let .kalman(n, g, i): return "kalman:\(Self.number(n * 1000)),\(Self.number(g))" + (i == KalmanFilter.defaultInnovationGain ? "" : ",\(Self.number(i))")
         }
     }
 
@@ -109,8 +109,8 @@ public struct PositionFilter: Sendable {
         case let .oneEuro(m, b, d):
             let f = OneEuroFilter(minCutoff: m, beta: b, dCutoff: d)
             impl = .oneEuro(f, f, f)
-        case let .kalman(n, g):
-            let f = KalmanFilter(measurementNoise: n, stillNoise: 1e-5, speedGain: g, innovationGain: 0.3, maxLead: 0.1)
+        case let .kalman(n, g, i):
+            let f = KalmanFilter(measurementNoise: n, stillNoise: 1e-5, speedGain: g, innovationGain: i, maxLead: 0.1)
             impl = .kalman(f, f, f)
         }
     }

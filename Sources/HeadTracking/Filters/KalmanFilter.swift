@@ -18,9 +18,13 @@ import Foundation
 /// for innovation ν, so a start is followed within a sample or two instead of the still
 /// smoothing's time constant.
 ///
-/// **Prediction.** `position(at:)` extrapolates p + v·(t − t_last) with the velocity damped
-/// for horizons beyond `maxLead` (the estimate is not trusted further): a prediction never runs
-/// more than `maxLead`·v past the last sample, which bounds the overshoot when the head stops.
+/// **Prediction.** `position(at:)` extrapolates p + v·h, h = t − t_last capped at `maxLead` (the
+/// estimate is not trusted further). While the head slows down (the filtered acceleration â, a
+/// smoothed derivative of v̂, opposes v̂), it brakes: the extrapolation runs at constant
+/// deceleration and stops where the velocity would reach zero, p + v·h′ + ½â·h′² with
+/// h′ = min(h, |v̂/â|) — so a head coming to rest is not predicted past where it stops. Near rest
+/// the extrapolation fades out, by v̂²/(v̂² + v₀²) with v₀ = `restSpeed`: a still head's velocity
+/// is noise, and extrapolating it tens of milliseconds would turn that noise into jitter.
 /// The units: seconds, metres, metres per second.
 public struct KalmanFilter: Sendable, Equatable {
     /// Standard deviation of a sample (metres): the tracker's noise.
@@ -31,10 +35,20 @@ public struct KalmanFilter: Sendable, Equatable {
     public var speedGain: Double
     /// How process noise follows a surprising sample (q ≥ (gain·|ν|/dt)²·dt).
     public var innovationGain: Double
+    /// The innovation gain `FilterSpec.kalman` uses unless told.
+    public static let defaultInnovationGain = 1.0
     /// Longest extrapolation trusted (s); beyond it the position stops moving.
     public var maxLead: Double
 
     private var p = 0.0, v = 0.0
+    /// The filtered acceleration (m/s²): an EMA (time constant `accelerationTime`) of Δv̂/Δt.
+    private var acceleration = 0.0
+    /// Time constant (s) of the acceleration's smoothing.
+    public var accelerationTime = 0.05
+    /// The speed (m/s) below which prediction fades out.
+    public var restSpeed = 0.01
+    /// Whether prediction brakes while the head slows down (see the type's docs).
+    public var brakes = true
     /// Covariance [[a, b], [b, c]].
     private var a = 0.0, b = 0.0, c = 0.0
     private var lastTime: Double?
@@ -79,7 +93,12 @@ public struct KalmanFilter: Sendable, Equatable {
         let s = pa + r
         let ka = pa / s, kb = pb / s
         p = pp + ka * nu
+        let previousV = v
         v = v + kb * nu
+        if dt > 0 {
+            let w = 1 - exp(-dt / accelerationTime)
+            acceleration += w * ((v - previousV) / dt - acceleration)
+        }
         let na = (1 - ka) * pa
         let nb = (1 - ka) * pb
         let nc = pc - kb * pb
@@ -93,10 +112,16 @@ public struct KalmanFilter: Sendable, Equatable {
     /// position before any sample's velocity is known.
     public func position(at t: Double) -> Double {
         guard let t0 = lastTime else { return p }
-        let ahead = min(max(t - t0, 0), maxLead)
+        let fade = v * v / (v * v + restSpeed * restSpeed)
+        let ahead = min(max(t - t0, 0), maxLead) * fade
+        if brakes && acceleration * v < 0 {
+            // Slowing down: constant deceleration until the velocity reaches zero.
+            let h = min(ahead, abs(v / acceleration))
+            return p + v * h + 0.5 * acceleration * h * h
+        }
         return p + v * ahead
     }
 
     /// Forgets the state.
-    public mutating func reset() { lastTime = nil; p = 0; v = 0 }
+    public mutating func reset() { lastTime = nil; p = 0; v = 0; acceleration = 0 }
 }
