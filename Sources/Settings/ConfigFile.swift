@@ -23,6 +23,9 @@ import JSONInput
 ///   both), `none` (default) for the midpoint between them.
 /// - `streamTimeoutS`: how long a network camera may take to open and to send each frame
 ///   (seconds, 0.5…60; default 3) before it counts as lost and is reconnected.
+/// - `cameraDelayMs`: a camera frame's exposure → the moment its read returns (milliseconds,
+///   0…1000), for cameras whose driver gives no time stamp and for streams (default: one frame
+///   interval for a camera, 0 for a stream).
 /// String-valued keys (`filter`, `head`, `opentrackAxes`) are parsed by the module that uses
 /// them, which reports a bad value as an invalid config naming this file.
 public struct ConfigFile: Equatable, Sendable {
@@ -42,6 +45,8 @@ public struct ConfigFile: Equatable, Sendable {
     public var head: String?
     /// Seconds a network camera (`webcam:URL`) may take to open and to deliver each frame.
     public var streamTimeoutS: Double?
+    /// Exposure → read returned of a camera frame the back end does not stamp (milliseconds).
+    public var cameraDelayMs: Double?
     /// `left` or `right`: draw mono pictures for that eye (measured by the webcam), else the midpoint.
     public var dominantEye: String?
 
@@ -89,6 +94,7 @@ public struct ConfigFile: Equatable, Sendable {
         c.axisStrength = try triple("axisStrength"); c.neutralEyeMM = try triple("neutralEyeMM")
         c.head = try text("head")
         c.streamTimeoutS = try number("streamTimeoutS")
+        c.cameraDelayMs = try number("cameraDelayMs")
         c.dominantEye = try text("dominantEye")
         return c
     }
@@ -116,6 +122,7 @@ public struct ConfigFile: Equatable, Sendable {
         if let p = predictMs, !(p == -1 || (p >= 0 && p <= 1000)) { throw fail("predictMs must be 0…1000, or -1 (no prediction)") }
         if let m = movementScale, !(m >= 0 && m.isFinite) { throw fail("movementScale must be ≥ 0") }
         if let s = streamTimeoutS, !(s >= 0.5 && s <= 60) { throw fail("streamTimeoutS must be 0.5…60") }
+        if let d = cameraDelayMs, !(d >= 0 && d <= 1000) { throw fail("cameraDelayMs must be 0…1000") }
     }
 
     /// Writes `changes` into the file at `path`, keeping every other key (including keys this

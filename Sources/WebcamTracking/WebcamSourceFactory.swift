@@ -40,7 +40,8 @@ public enum WebcamSourceFactory {
     public static func maker(config: ConfigFile?, models: WebcamModels = .locate(), prefer: DetectorBackend? = nil,
                              notice: @escaping (String) -> Void) -> CameraSourceMaker {
         { spec, settings in
-            let capture = try VideoCapture(try captureSource(spec, streamTimeout: config?.streamTimeoutS ?? CaptureSource.defaultStreamTimeout))
+            let capture = try VideoCapture(try captureSource(spec, streamTimeout: config?.streamTimeoutS ?? CaptureSource.defaultStreamTimeout),
+                                           exposureDelay: config?.cameraDelayMs.map { $0 / 1000 })
             return WebcamSource(capture: capture, pipeline: try pipeline(config: config, settings: settings, models: models,
                                                                          prefer: prefer, notice: notice))
         }
