@@ -52,6 +52,13 @@ import Settings
         #expect(try SettingsResolver.resolve(config: nil, configPath: "", flags: eye).head.value == .fixed(Vec3d(0, 0, 1)))
         var bad = ConfigFile(); bad.filter = "particle"
         #expect(throws: HeadTrackingError.self) { try SettingsResolver.resolve(config: bad, configPath: "c.json", flags: HeadTrackingOptions()) }
+        // A config's fixed eye follows the command line's eye rule.
+        for text in ["fixed:0,0,-0.6", "fixed:0,0,0", "fixed:0,0,101", "fixed:200,0,0.6"] {
+            var behind = ConfigFile(); behind.head = text
+            #expect(throws: HeadTrackingError.self, "\(text)") { try SettingsResolver.resolve(config: behind, configPath: "c.json", flags: HeadTrackingOptions()) }
+        }
+        var fine = ConfigFile(); fine.head = "fixed:-0.05,0,0.6"
+        #expect(try SettingsResolver.resolve(config: fine, configPath: "c.json", flags: HeadTrackingOptions()).head.value == .fixed(Vec3d(-0.05, 0, 0.6)))
     }
 
     @Test func configFileLoadingAndErrors() throws {

@@ -74,6 +74,16 @@ public struct EffectiveTrackingSettings: Sendable, Equatable {
 
 /// Resolves effective tracking settings from defaults, the config file and flags.
 public enum SettingsResolver {
+
+    /// A config file's `head`, with the command line's eye rule on a fixed eye: finite, in front
+    /// of the screen (0 < Z ≤ 100 m) and within 100 m of it.
+    static func configHead(_ text: String) throws -> HeadSourceSpec {
+        let spec = try HeadSourceSpec(parsing: text)
+        if case .fixed(let e) = spec, !(e.z > 0 && e.z <= 100 && abs(e.x) <= 100 && abs(e.y) <= 100) {
+            throw HeadTrackingError.badSpec(what: "head", value: text, expected: "fixed:X,Y,Z with the eye in front of the screen, 0 < Z ≤ 100 m, |X|, |Y| ≤ 100 m")
+        }
+        return spec
+    }
     /// Combines the sources. `config` is the file read from `configPath` (nil: none read or
     /// none there). A string-valued key that does not parse (`filter`, `head`, `opentrackAxes`)
     /// throws `HeadTrackingError.badConfig` naming the file.
@@ -95,7 +105,7 @@ public enum SettingsResolver {
             configPath: configPath, configFound: config != nil,
             geometry: geometry,
             cameraPosition: .pick(flag: nil, file: vec(c.cameraPositionMM, 0.001), default: cameraDefault),
-            head: .pick(flag: flags.requestedSource, file: try parsed("head", c.head, HeadSourceSpec.init(parsing:)), default: .default),
+            head: .pick(flag: flags.requestedSource, file: try parsed("head", c.head, Self.configHead), default: .default),
             filter: .pick(flag: flags.filter, file: try parsed("filter", c.filter, FilterSpec.init(parsing:)), default: .default),
             predictMs: .pick(flag: flags.predictMs, file: c.predictMs, default: 0),
             axisStrength: .pick(flag: flags.axisStrength, file: vec(c.axisStrength), default: Vec3d(1, 1, 1)),
