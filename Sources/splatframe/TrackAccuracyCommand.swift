@@ -19,9 +19,7 @@ struct TrackAccuracyCommand: ParsableCommand {
         on the still frames. Processing times are the tracker's own (run it under taskset -c 0 for one core).
         """)
 
-    @Option(help: "A photo with one frontal face (PNG or JPEG) to texture the head.") var face: String
-    @OptionGroup var detectorOption: DetectorOption
-    @OptionGroup var modelsOption: WebcamModelsOption
+    @OptionGroup var rigHead: RigHeadOptions
     @Option(parsing: .unconditional, help: "Camera noise: standard deviation in levels, 0…50.", transform: Checked.number(in: 0...50, "levels"))
     var noise: Double = 3
     @Option(parsing: .unconditional, help: "Seed of the noise.", transform: Checked.integer(in: 0...Int(Int32.max), "seed")) var seed: Int = 1
@@ -30,12 +28,7 @@ struct TrackAccuracyCommand: ParsableCommand {
     var perFrame: String?
 
     func run() throws {
-        let models = WebcamModels.locate(explicit: modelsOption.models)
-        let camera = RigCamera()
-        let head = try SyntheticHead.make(models: models, photo: face, camera: camera)
-        let pipeline = try EyePipeline.best(models: models, model: camera.eyeModel, prefer: detectorOption.detector) {
-            FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
-        }
+        let (camera, head, pipeline) = try rigHead.make()
         var truth = "frame,t,segment,right_x,right_y,right_z,left_x,left_y,left_z,yaw,pitch,roll\n"
         if let frames { try FileManager.default.createDirectory(atPath: frames, withIntermediateDirectories: true) }
         let result = try TrackerAccuracy.measure(head: head, camera: camera, pipeline: pipeline, path: HeadMotion.frames(),

@@ -40,12 +40,10 @@ struct TrackLatencyCommand: ParsableCommand {
     @Option(name: .customLong("camera-delay-ms"), parsing: .unconditional, help: "Exposure → delivery of each camera frame, 0…500 ms (default: one frame).",
             transform: Checked.number(in: 0...500, "ms"))
     var cameraDelayMs: Double?
-    @Option(help: "A photo with one frontal face (PNG or JPEG) to texture the head.") var face: String
+    @OptionGroup var rigHead: RigHeadOptions
     @Option(help: "The head log the walk replays (our CSV, TUM or opentrack).") var log: String?
     @Option(help: "How camera frames are stamped.") var timestamps: WebcamSource.Stamping = .exposure
     @OptionGroup var smoothing: SmoothingOptions
-    @OptionGroup var detectorOption: DetectorOption
-    @OptionGroup var modelsOption: WebcamModelsOption
     @OptionGroup var sizeOption: SizeOption
     @OptionGroup var sceneOptions: SceneOptionGroup
     @Option(parsing: .unconditional, help: "Camera noise: standard deviation in levels, 0…50.", transform: Checked.number(in: 0...50, "levels"))
@@ -60,12 +58,7 @@ struct TrackLatencyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let models = WebcamModels.locate(explicit: modelsOption.models)
-        let camera = RigCamera()
-        let head = try SyntheticHead.make(models: models, photo: face, camera: camera)
-        let pipeline = try EyePipeline.best(models: models, model: camera.eyeModel, prefer: detectorOption.detector) {
-            FileHandle.standardError.write(Data("splatframe: \($0)\n".utf8))
-        }
+        let (camera, head, pipeline) = try rigHead.make()
         let path: LatencyMotion
         switch motion {
         case .sway: path = .sway
