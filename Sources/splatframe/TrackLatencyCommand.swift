@@ -27,7 +27,7 @@ struct TrackLatencyCommand: ParsableCommand {
         640x480 webcam at --camera-fps, each frame delivered --camera-delay-ms after its exposure (default: one \
         frame). SplatFrame tracks it and draws SCENE (default: the cube room) as the window does, frame after \
         frame, headless or in a window (--window). Paths: sway (±8 cm at 0.5 Hz), step (10 cm in 0.3 s, then \
-        still; four times), nod (±20° at 0.5 Hz), walk (10 s of the head log --log). Each starts with 3 s still \
+        still; four times), nod (±20° at 0.5 Hz), walk (the 10 s of --log where the head travels farthest, scaled to ±10 cm). Each starts with 3 s still \
         (the tracker's constant offset is calibrated out there). Prints the effective lag (the shift of the true \
         path that best explains the eye used; negative leads), the error while moving, the overshoot after a \
         stop, the still jitter and where the time went. Real time: run it on an otherwise idle machine.
