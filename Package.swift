@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "SceneIOTests", dependencies: ["SceneIO", "TestSupport", "CWebP", "CZip"]),
         .testTarget(name: "SplatLODTests", dependencies: ["SplatLOD", "SceneIO", "SplatRender", "RenderCore", "TestSupport"]),
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
-        .testTarget(name: "LatencyRigTests", dependencies: ["LatencyRig", "HeadRig", "WebcamTracking", "Media", "HeadTracking", "TestSupport"]),
+        .testTarget(name: "LatencyRigTests", dependencies: ["LatencyRig", "HeadRig", "WebcamTracking", "Media", "HeadTracking", "Viewer", "Reprojection", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
         .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SplatLOD", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),

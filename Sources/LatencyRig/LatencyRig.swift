@@ -64,30 +64,21 @@ public final class LatencyRig {
         defer { source.stop() }
         var frames: [PresentedFrame] = []
         frames.reserveCapacity(Int(motion.duration * 400))
-        var lead = PresentLeadEstimator(), lateLead = PresentLeadEstimator()
-        var frameLead = 0.0, warpLead = 0.0
-        let timewarp = c.reprojects ? Timewarp(threads: driver.context.threads) : nil
-        let warped = Framebuffer(width: driver.framebuffer.width, height: driver.framebuffer.height)
+        var lead = PresentLeadEstimator()
+        let latch = c.reprojects ? LateLatch(threads: driver.context.threads) : nil
         var index = 0
         while MonotonicClock.now() - origin < motion.duration {
-            tracker.presentLead = frameLead
             let record = driver.renderFrame(from: eyes, index: index)
             var shown = driver.framebuffer, used = record.view.pose
-            var lateRead: Double?
-            if let timewarp, case .pose = record.view {
-                // The late latch: the eye read again now (predicted over the warp and present
-                // alone), the frame warped to it.
-                tracker.presentLead = warpLead
-                lateRead = MonotonicClock.now()
-                let late = tracker.pose(at: lateRead!)
-                if (try? timewarp.warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: warped)) != nil {
-                    shown = warped; used = late
-                }
+            // The late latch: the eye read again now, the frame warped to it.
+            if let latch, let late = latch.latch(record, driver: driver, tracker: tracker, readPose: { tracker.pose(at: $0) },
+                                                 now: MonotonicClock.now()) {
+                shown = latch.output; used = late
             }
             guard try present(shown) else { break }
             let presented = MonotonicClock.now()
-            frameLead = lead.presented(at: presented, viewTime: record.viewTime)
-            if let lateRead { warpLead = lateLead.presented(at: presented, viewTime: lateRead) }
+            tracker.presentLead = lead.presented(at: presented, viewTime: record.viewTime)
+            latch?.presented(at: presented)
             index += 1
             guard let pose = used else { continue }
             let p = pose.position

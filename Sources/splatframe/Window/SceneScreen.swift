@@ -7,6 +7,7 @@
 import CSDL2
 import Foundation
 import HeadTracking
+import LatencyRig
 import RenderCore
 import Settings
 import Viewer
@@ -27,7 +28,7 @@ final class SceneScreen {
 
     var scene: Scene { driver.scene }
     /// What is presented: the stereo composition, the late-reprojected frame, or the frame as drawn.
-    var framebuffer: Framebuffer { stereo?.output ?? (reprojection?.active == true ? reprojection?.output : nil) ?? driver.framebuffer }
+    var framebuffer: Framebuffer { stereo?.output ?? (latched ? reprojection?.output : nil) ?? driver.framebuffer }
 
     // What the screen shows besides the scene.
     private(set) var showHUD = true
@@ -42,7 +43,9 @@ final class SceneScreen {
     private let calibration: WebcamCalibrationControl
     private var viewport = WindowViewport()
     /// `--reproject on`: each frame warped to the newest eye before it is presented (mono).
-    private let reprojection: LateReprojection?
+    private let reprojection: LateLatch?
+    /// Whether the frame on show is the late latch's warp.
+    private var latched = false
 
     /// The window's place on its display, as of the last `updateViewport`.
     var placement: WindowPlacement? { viewport.placement }
@@ -50,7 +53,7 @@ final class SceneScreen {
     var medianFrameMs: Double { timing.medianFrameMs }
 
     init(window: SDLWindow, driver: FrameDriver, tracking: HeadTrackingSession, stereo: StereoRenderer?, text: WindowText,
-         modelFile: String?, configPath: String?, dropOptions: SceneLoader.ModelOptions, reprojection: LateReprojection? = nil) {
+         modelFile: String?, configPath: String?, dropOptions: SceneLoader.ModelOptions, reprojection: LateLatch? = nil) {
         self.window = window; self.driver = driver; self.tracking = tracking; self.stereo = stereo; self.text = text
         self.reprojection = reprojection
         self.modelFile = modelFile; self.dropOptions = dropOptions
@@ -173,15 +176,11 @@ final class SceneScreen {
         }
         // The late latch: the newest predicted eye, read now, and the frame warped to it.
         var shownPose = record.view.pose
-        var lateRead: Double?
-        if let reprojection, case .pose = record.view {
-            // Predicted over the warp and the present alone; the next frame's read gets its own lead back.
-            let frameLead = tracking.tracker.presentLead
-            tracking.tracker.presentLead = reprojection.lead
-            lateRead = MonotonicClock.now()
-            let late = tracking.pose(at: lateRead!)
-            tracking.tracker.presentLead = frameLead
-            if reprojection.warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late))) { shownPose = late }
+        latched = false
+        if let reprojection, let late = reprojection.latch(record, driver: driver, tracker: tracking.tracker,
+                                                             readPose: { tracking.pose(at: $0) }, now: MonotonicClock.now()) {
+            shownPose = late
+            latched = true
         }
         let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
         timing.frameComplete(pose: pose, at: record.complete, renderMs: record.renderMs)
@@ -203,7 +202,7 @@ final class SceneScreen {
         try window.present(framebuffer)
         let presented = MonotonicClock.now()
         if let used = shownPose { tracking.presented(used, at: presented) }
-        if let lateRead { reprojection?.presented(at: presented, lateRead: lateRead) }
+        if latched { reprojection?.presented(at: presented) }
         // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
         tracking.tracker.presentLead = timing.presented(at: presented, viewTime: record.viewTime, pose: record.view.pose)
         return record.renderMs

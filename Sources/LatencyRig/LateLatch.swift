@@ -1,0 +1,49 @@
+// LateLatch — the late pose read and the warp it drives, shared by the window and the rig: after
+// a frame is rendered the eye is read again (predicted over the warp and present alone) and the
+// frame is warped to it (Reprojection's `Timewarp`) just before it is presented.
+import Foundation
+import HeadTracking
+import RenderCore
+import Reprojection
+import Viewer
+
+/// One frame loop's late latch. Frame loop only.
+public final class LateLatch {
+    private let timewarp: Timewarp
+    /// The warped frame: what is presented after a successful `latch`.
+    public let output = Framebuffer(width: 1, height: 1)
+    /// The last warp's time (ms).
+    public private(set) var lastWarpMs = 0.0
+    /// Late read → present (s): what the late read predicts over, from recent frames.
+    public private(set) var lead = 0.0
+    private var leads = PresentLeadEstimator()
+    private var lateRead: Double?
+
+    public init(threads: Int) { timewarp = Timewarp(threads: threads) }
+
+    /// Reads the eye again with `tracker` at `now` (its present lead set to this latch's lead for
+    /// that read, then restored) and warps `driver`'s framebuffer, drawn for `record`, to it into
+    /// `output`. Returns the later pose, or nil when `record` is not a pose view or the frames
+    /// cannot be warped (then present the frame as drawn).
+    public func latch(_ record: FrameRecord, driver: FrameDriver, tracker: HeadTracker, readPose: (Double) -> HeadPose,
+                      now: Double) -> HeadPose? {
+        lateRead = nil
+        guard case .pose = record.view else { return nil }
+        let frameLead = tracker.presentLead
+        tracker.presentLead = lead
+        let late = readPose(now)
+        tracker.presentLead = frameLead
+        output.resize(width: driver.framebuffer.width, height: driver.framebuffer.height)
+        guard let stats = try? timewarp.warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: output) else {
+            return nil
+        }
+        lastWarpMs = stats.totalMs
+        lateRead = now
+        return late
+    }
+
+    /// The latched frame was presented at `time` (same clock as `now`).
+    public func presented(at time: Double) {
+        if let lateRead { lead = leads.presented(at: time, viewTime: lateRead) }
+    }
+}

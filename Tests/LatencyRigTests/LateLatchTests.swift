@@ -1,0 +1,52 @@
+// The late latch on times the test gives: the eye read again after rendering is the one the
+// presented frame shows, and the frame is warped to it (exactly as Timewarp warps it).
+import Foundation
+import HeadTracking
+import LatencyRig
+import RenderCore
+import Reprojection
+import Testing
+import Viewer
+
+@Suite("Late latch")
+struct LateLatchTests {
+    /// An eye source reading a tracker at a time the test sets.
+    final class Scripted: EyeSource {
+        let tracker: HeadTracker
+        var sample: PoseSample
+        var time: Double
+        init(tracker: HeadTracker, sample: PoseSample, time: Double) { self.tracker = tracker; self.sample = sample; self.time = time }
+        var name: String { "scripted" }
+        func view(frame index: Int) -> FrameView { .pose(tracker.update(sample: sample, at: time)) }
+    }
+
+    @Test func thePresentedFrameShowsTheEyeReadAfterRendering() throws {
+        var settings = HeadTrackerSettings()
+        settings.filter = .none
+        settings.predictionHorizon = nil
+        settings.easeInDuration = 0
+        let tracker = HeadTracker(settings: settings)
+        tracker.presentLead = 0.02
+        let setup = ViewingSetup()
+        let driver = FrameDriver(scene: try SceneLoader.load(path: "cube").scene(screen: setup.screen.value), setup: setup,
+                                 context: RenderContext(threads: 2, producesDepth: true), width: 160, height: 90)
+        let early = PoseSample(timestamp: 1.0, position: Vec3d(0, 0, 0.6), confidence: 1, publishTime: 1.0)
+        let eyes = Scripted(tracker: tracker, sample: early, time: 1.01)
+        let record = driver.renderFrame(from: eyes, index: 0)
+        let drawn = driver.framebuffer.colorArray
+
+        // A newer sample arrives while the frame renders: the head moved 1 cm to the right.
+        let newer = PoseSample(timestamp: 1.02, position: Vec3d(0.01, 0, 0.6), confidence: 1, publishTime: 1.02)
+        let latch = LateLatch(threads: 2)
+        let late = try #require(latch.latch(record, driver: driver, tracker: tracker,
+                                            readPose: { tracker.update(sample: newer, at: $0) }, now: 1.03))
+        #expect(late.position == newer.position && late.time == 1.03 && late.sampleTime == 1.02)
+        #expect(tracker.presentLead == 0.02, "the frame's own lead is restored after the late read")
+
+        // The frame shown is the drawn frame warped to the later eye, and not the drawn frame.
+        let expected = Framebuffer(width: 160, height: 90)
+        _ = try Timewarp(threads: 1).warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: expected)
+        #expect(latch.output.colorArray == expected.colorArray)
+        #expect(latch.output.colorArray != drawn, "a 1 cm move must change the picture")
+    }
+}
