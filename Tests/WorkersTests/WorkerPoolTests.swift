@@ -40,8 +40,11 @@ import Workers
     @Test func stopEndsHelpersAfterLoad() {
         let name = ThreadNames.unique("wpc")
         let pool = WorkerPool<Tally>(threads: 4, name: name)
-        #expect(Wait.until { ThreadNames.live(prefix: name) == 3 }, "\(ThreadNames.live(prefix: name)) helpers of 3 run")
-        #expect(pool.runningHelpers == 3)
+        // The pool's own count, and the kernel's list naming them (under ThreadSanitizer a helper
+        // has been seen to keep Foundation's name a while: at least one named is enough for the
+        // check after `stop` to see a survivor).
+        #expect(Wait.until { pool.runningHelpers == 3 && ThreadNames.live(prefix: name) >= 1 },
+                "\(pool.runningHelpers) helpers of 3 run, \(ThreadNames.live(prefix: name)) named")
         for _ in 0..<100 {
             let tally = Tally(workers: pool.count)
             pool.run(tally) { t, worker in t.record(worker) }
