@@ -76,42 +76,36 @@ public enum LatencyMotion: Sendable {
     static let stepMove = 0.3, stepHold = 1.5
     static var stepPeriod: Double { stepMove + stepHold }
 
-    /// Where the head is at `t` seconds (screen space).
+    /// Where the head is at `t` seconds (screen space): the translating paths move its origin,
+    /// the nod turns it about its origin (the eyes move with the turn: that is the motion).
     public func placement(at t: Double) -> HeadPlacement {
-        let u = t - Self.lead
-        var eyes = Self.rest
-        var pitch = 0.0
-        switch self {
-        case .sway:
-            if u > 0 && u < 8 { eyes.x += 0.08 * sin(2 * Double.pi * 0.5 * u) }
-        case .nod:
-            if u > 0 && u < 8 { pitch = 20 * Double.pi / 180 * sin(2 * Double.pi * 0.5 * u) }
-        case .step:
-            eyes.x += stepOffset(u)
-        case .walk(let log):
-            eyes += Self.walkOffset(log, at: min(max(u, 0), min(10, Self.walkSpan(log))))
-        }
-        var p = HeadPlacement(position: .zero, pitch: pitch)
-        // The head origin that puts the eye midpoint at `eyes` (turned heads turn about it).
-        let facing = HeadPlacement(position: .zero).eyeMidpoint
-        p.position = eyes - facing
-        if pitch != 0 {
-            // Nodding turns about the head origin: the eyes move with it (that is the motion).
-            p.position = Self.rest - facing
-        }
-        return p
+        HeadPlacement(position: Self.rest + offset(t - Self.lead) - Self.facingEyes, pitch: pitch(t - Self.lead))
     }
 
     /// The true eye midpoint at `t` (metres, screen space). Paths that only translate the head
     /// move the eyes by the same offset (no head rotation to evaluate).
     public func eye(at t: Double) -> SIMD3<Double> {
-        let u = t - Self.lead
+        if case .nod = self { return placement(at: t).eyeMidpoint }
+        return Self.rest + offset(t - Self.lead)
+    }
+
+    /// The eye midpoint of a head at the origin facing the screen.
+    private static let facingEyes = HeadPlacement(position: .zero).eyeMidpoint
+
+    /// How far a translating path has moved the head `u` seconds after the still start (metres).
+    private func offset(_ u: Double) -> SIMD3<Double> {
         switch self {
-        case .sway: return Self.rest + SIMD3(u > 0 && u < 8 ? 0.08 * sin(2 * Double.pi * 0.5 * u) : 0, 0, 0)
-        case .step: return Self.rest + SIMD3(stepOffset(u), 0, 0)
-        case .walk(let log): return Self.rest + Self.walkOffset(log, at: min(max(u, 0), min(10, Self.walkSpan(log))))
-        case .nod: return placement(at: t).eyeMidpoint
+        case .sway: return SIMD3(u > 0 && u < 8 ? 0.08 * sin(2 * Double.pi * 0.5 * u) : 0, 0, 0)
+        case .step: return SIMD3(stepOffset(u), 0, 0)
+        case .walk(let log): return Self.walkOffset(log, at: min(max(u, 0), min(10, Self.walkSpan(log))))
+        case .nod: return .zero
         }
+    }
+
+    /// The nod's pitch `u` seconds after the still start (radians; 0 for the other paths).
+    private func pitch(_ u: Double) -> Double {
+        guard case .nod = self, u > 0 && u < 8 else { return 0 }
+        return 20 * Double.pi / 180 * sin(2 * Double.pi * 0.5 * u)
     }
 
     /// Whether the head moves at `t` (faster than 1 cm/s).
