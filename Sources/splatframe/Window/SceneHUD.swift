@@ -34,7 +34,8 @@ struct SceneHUD {
         if let r = pose.rotation {
             lines.insert(String(format: "head yaw %+.0f°  pitch %+.0f°  roll %+.0f°", r.x * 180 / .pi, r.y * 180 / .pi, r.z * 180 / .pi), at: 2)
         }
-        if let m = screen.timing.motionToPhoton {
+        // Camera sources only: their samples carry an exposure time; the mouse's and a replay's do not.
+        if screen.tracking.source is CameraTrackingSource, let m = screen.timing.motionToPhoton {
             lines.append(String(format: "motion to photon %.0f ms: exposure → pose %.0f ms → screen %.0f ms; predicted %.0f ms ahead%@",
                                 m.exposureToPresented, m.exposureToPublished, m.exposureToPresented - m.exposureToPublished, m.predicted,
                                 screen.tracking.tracker.settings.predictionHorizon == nil ? " (prediction off)" : ""))
