@@ -58,6 +58,8 @@ public final class Timewarp {
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
     /// Per band: holes found.
     let bandHoles = ScratchBuffer<Int>()
+    /// Per target pixel: where its centre falls in the source, from the winner (`BandWork.offsets`).
+    let offsets = ScratchBuffer<UInt32>()
     /// Per target pixel, a bit: reached by the warp.
     let reachedBits = ScratchBuffer<UInt8>()
     private(set) var source: Framebuffer?
@@ -118,10 +120,11 @@ public final class Timewarp {
         bandHoles.reserve(bands)
         let groups = (target.width + 7) / 8
         reachedBits.reserve(groups * target.height)
+        offsets.reserve(target.pixelCount)
         let work = BandWork(source: source.color, sourceDepth: warpDepth.base, sourceWidth: source.width,
                             sourceHeight: source.height, rowTargets: rowTargets.base,
                             target: target.color, targetDepth: target.depth, width: target.width, height: target.height,
-                            mapping: mapping, bandRows: rows, bands: bands, holes: bandHoles.base,
+                            mapping: mapping, bandRows: rows, bands: bands, holes: bandHoles.base, offsets: offsets.base,
                             reached: reachedBits.base, groupsPerRow: groups,
                             background: PackedColor.pack(Vec4(camera.background.x, camera.background.y, camera.background.z, 1)))
         run(.scatter(work))

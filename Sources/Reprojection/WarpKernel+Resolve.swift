@@ -8,10 +8,11 @@ import _Builtin_intrinsics.intel
 
 extension BandWork {
     /// Replaces the source index the scatter left in each reached pixel of band `b` by a
-    /// colour, and records which pixels were reached (`reached`). The winner's own position lands up to half a pixel from the target pixel's
-    /// centre; the warp is locally a translation for small moves (its Jacobian is within a few
-    /// per cent of the identity), so the centre is seen at the winner's position plus that
-    /// offset in the source, and the colour is read there bilinearly (8-bit weights, rounded).
+    /// colour, and records which pixels were reached (`reached`). The winner's own position
+    /// lands up to half a pixel from the target pixel's centre; the warp is locally a
+    /// translation for small moves (its Jacobian is within a few per cent of the identity), so
+    /// the centre is seen at the winner's position plus that offset in the source (the
+    /// scatter's `offsets`), and the colour is read there bilinearly (8-bit weights, rounded).
     /// Nearest-pixel colours misplace every edge by up to half a pixel: thin lines and rings
     /// then cost ~2 dB at a 1 cm move. Texels across a depth discontinuity count as the
     /// winner's own colour, so that a silhouette's colours are not mixed into the background
@@ -19,20 +20,13 @@ extension BandWork {
     func resolve(band b: Int) {
         let y0 = b &* bandRows, y1 = min(height, y0 &+ bandRows)
         let sw = sourceWidth, sh = sourceHeight
-        let m = mapping, magic = SIMD8<Float>(repeating: 8_388_608)   // WarpKernel.magic
-        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7), laneInts = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
-        let magicBits = unsafeBitCast(magic, to: SIMD8<Int32>.self)
-        let invWidth = SIMD8<Float>(repeating: 1 / Float(sw)), swf = SIMD8<Float>(repeating: Float(sw))
-        // At most 255/256 past the second-last texel, so that the right and lower neighbours exist.
-        let maxX = SIMD8<Float>(repeating: Float(sw) - 1 - 1 / 256), maxY = SIMD8<Float>(repeating: Float(sh) - 1 - 1 / 256)
-        let zero = SIMD8<Float>(repeating: 0), half = SIMD8<Float>(repeating: 0.5), w256 = SIMD8<Float>(repeating: 256)
+        let laneInts = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         let depthBits = UnsafeRawPointer(sourceDepth).assumingMemoryBound(to: UInt32.self)
         let colors = UnsafePointer(source)
         let nearestOnly = sw < 2 || sh < 2
         let stride = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: sw))
         for y in y0..<y1 {
             let row = y &* width, reachedBits = reached + y &* groupsPerRow
-            let ty0 = SIMD8<Float>(repeating: Float(y) + 0.5)
             var x = 0
             while x < width {
                 let n = min(8, width &- x)
@@ -52,37 +46,21 @@ extension BandWork {
                 if nearestOnly {
                     out = Self.gather(colors, idx)
                 } else {
-                    // The winner: its column and row, its depth, and where it landed.
-                    let fIdx = unsafeBitCast(idx | magicBits, to: SIMD8<Float>.self) - magic   // exact below 2²³
-                    let fj = ((fIdx + half) * invWidth).rounded(.down)
-                    let fi = fIdx - fj * swf
-                    // Winners side by side in the source (the common case) are read with plain loads.
+                    // The winner's depth, and where the target pixel's centre falls in the
+                    // source (the scatter's offsets from the winner, 1/256 pixel).
                     let runs = BandWork.laneBits(idx .== SIMD8(repeating: idx[0]) &+ laneInts) == 0xFF
                     let sd = runs ? UnsafeRawPointer(sourceDepth + Int(idx[0])).loadUnaligned(as: SIMD8<Float>.self)
                         : unsafeBitCast(Self.gather(UnsafePointer(depthBits), idx), to: SIMD8<Float>.self)
-                    let finite = sd .< .infinity
-                    let dx = SIMD8(repeating: m.origin.x).addingProduct(SIMD8(repeating: m.perColumn.x), fi)
-                        .addingProduct(SIMD8(repeating: m.perRow.x), fj)
-                    let dy = SIMD8(repeating: m.origin.y).addingProduct(SIMD8(repeating: m.perColumn.y), fi)
-                        .addingProduct(SIMD8(repeating: m.perRow.y), fj)
-                    let dw = SIMD8(repeating: m.origin.z).addingProduct(SIMD8(repeating: m.perColumn.z), fi)
-                        .addingProduct(SIMD8(repeating: m.perRow.z), fj)
-                    let px = SIMD8(repeating: m.offset.x).addingProduct(sd, dx).replacing(with: dx, where: .!finite)
-                    let py = SIMD8(repeating: m.offset.y).addingProduct(sd, dy).replacing(with: dy, where: .!finite)
-                    let pw = SIMD8(repeating: m.offset.z).addingProduct(sd, dw).replacing(with: dw, where: .!finite)
-                    // Source position (texel centres at whole numbers) of the target pixel's centre.
-                    let r = 1 / pw
-                    var sx = fi + (lanes + (Float(x) + 0.5)) - px * r
-                    var sy = fj + ty0 - py * r
-                    sx.replace(with: zero, where: .!(sx .> zero)); sx.replace(with: maxX, where: sx .> maxX)
-                    sy.replace(with: zero, where: .!(sy .> zero)); sy.replace(with: maxY, where: sy .> maxY)
-                    // In 1/256 pixel, rounded: a position a float error short of a whole number
-                    // is that number (else rows of winners flip between two source rows).
-                    let fx = unsafeBitCast(sx * w256 + magic, to: SIMD8<Int32>.self) &- magicBits
-                    let fy = unsafeBitCast(sy * w256 + magic, to: SIMD8<Int32>.self) &- magicBits
-                    let ix = fx &>> 8, iy = fy &>> 8
-                    let tx = unsafeBitCast(fx & 0xFF, to: SIMD8<UInt32>.self), tyw = unsafeBitCast(fy & 0xFF, to: SIMD8<UInt32>.self)
-                    let topIndex = iy &* stride &+ ix
+                    var packed = SIMD8<Int32>(repeating: 0)
+                    if n == 8 {
+                        packed = UnsafeRawPointer(offsets + (row &+ x)).loadUnaligned(as: SIMD8<Int32>.self)
+                    } else {
+                        for k in 0..<n { packed[k] = Int32(bitPattern: offsets[row &+ x &+ k]) }
+                    }
+                    packed.replace(with: 0, where: .!reached)   // unreached lanes read texel 0, harmlessly
+                    let ox = (packed &<< 16) &>> 16, oy = packed &>> 16
+                    let tx = unsafeBitCast(ox & 0xFF, to: SIMD8<UInt32>.self), tyw = unsafeBitCast(oy & 0xFF, to: SIMD8<UInt32>.self)
+                    let topIndex = idx &+ (ox &>> 8) &+ (oy &>> 8) &* stride
                     var c00, c10, c01, c11: SIMD8<UInt32>, d00, d10, d01, d11: SIMD8<Float>
                     if BandWork.laneBits(topIndex .== SIMD8(repeating: topIndex[0]) &+ laneInts) == 0xFF {
                         let t = Int(topIndex[0])   // ix ≤ sw − 2, iy ≤ sh − 2: all inside

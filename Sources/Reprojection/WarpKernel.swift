@@ -1,6 +1,6 @@
 // WarpKernel — the warp's per-pixel work: a source row's depth range, and the forward warp of
 // source rows into one band of target rows (8 source pixels per SIMD vector, a conditional
-// scalar write of the pixel's index and depth per pixel that lands in the band).
+// scalar write of the pixel's index, depth and sub-pixel offset per pixel that lands in the band).
 import RenderCore
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
@@ -30,6 +30,10 @@ struct BandWork {
     let mapping: WarpMapping
     let bandRows: Int, bands: Int
     let holes: UnsafeMutablePointer<Int>
+    /// Per target pixel, where its centre falls in the source relative to the winner's centre,
+    /// in 1/256 pixel (x in the low 16 bits, y in the high, two's complement; the winner's own
+    /// landing point gives it, clamped so that the bilinear read stays inside the source).
+    let offsets: UnsafeMutablePointer<UInt32>
     /// One bit per target pixel, 8 pixels a byte: whether the warp reached it (from `resolve`).
     let reached: UnsafeMutablePointer<UInt8>
     /// Bytes of `reached` per target row.
@@ -67,6 +71,12 @@ struct BandWork {
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7), laneInts = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         let laneWords = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)
         let rowOffset = j &* sourceWidth
+        // For the sub-pixel offsets: the source's extent less its last column and row (so that
+        // the bilinear read's right and lower neighbours exist), this row, 256ths of a pixel.
+        let zero = SIMD8<Float>(repeating: 0), w256 = SIMD8<Float>(repeating: 256)
+        let maxX = SIMD8<Float>(repeating: max(0, Float(sourceWidth) - 1 - 1 / 256))
+        let maxY = SIMD8<Float>(repeating: max(0, Float(sourceHeight) - 1 - 1 / 256))
+        let fj = SIMD8<Float>(repeating: Float(j)), row256 = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: j &* 256))
         let srcDepth = sourceDepth + rowOffset
         var i0 = 0
         while i0 < sourceWidth {
@@ -78,6 +88,7 @@ struct BandWork {
                 for k in 0..<(sourceWidth &- i0) { d[k] = srcDepth[i0 &+ k] }
             }
             let fi = lanes + Float(i0)
+            let columns256 = (laneInts &+ Int32(truncatingIfNeeded: i0)) &* 256
             let dx = bx.addingProduct(cx, fi), dy = by.addingProduct(cy, fi), dw = bw.addingProduct(cw, fi)
             let finite = d .< .infinity
             let x = ox.addingProduct(d, dx).replacing(with: dx, where: .!finite)
@@ -92,6 +103,17 @@ struct BandWork {
                 let ix = unsafeBitCast(tx.rounded(.down) + magic, to: SIMD8<Int32>.self) &- magicBits
                 let iy = unsafeBitCast(ty.rounded(.down) + magic, to: SIMD8<Int32>.self) &- magicBits
                 let index = iy &* stride &+ ix
+                // Where the target pixel's centre falls in the source, from the winner's centre
+                // (texel centres at whole numbers), in 1/256 pixel, rounded, clamped to the
+                // source less its last column and row so that the bilinear read's right and
+                // lower neighbours exist; a position a float error short of a whole number is
+                // that number (else rows of winners flip between two source rows).
+                var sx = fi + (tx.rounded(.down) + 0.5 - tx), sy = fj + (ty.rounded(.down) + 0.5 - ty)
+                sx.replace(with: zero, where: .!(sx .> zero)); sx.replace(with: maxX, where: sx .> maxX)
+                sy.replace(with: zero, where: .!(sy .> zero)); sy.replace(with: maxY, where: sy .> maxY)
+                let ox = (unsafeBitCast(sx * w256 + magic, to: SIMD8<Int32>.self) &- magicBits) &- columns256
+                let oy = (unsafeBitCast(sy * w256 + magic, to: SIMD8<Int32>.self) &- magicBits) &- row256
+                let offset = unsafeBitCast((ox & 0xFFFF) | (oy &<< 16), to: SIMD8<UInt32>.self)
                 if bits == 0xFF && BandWork.laneBits(index .== SIMD8(repeating: index[0]) &+ laneInts) == 0xFF {
                     // Eight pixels side by side in one target row (most of a small move's
                     // pixels): one vector depth test, the same writes as the lanes one by one.
@@ -104,6 +126,9 @@ struct BandWork {
                         let sourceIndex = SIMD8(repeating: UInt32(truncatingIfNeeded: rowOffset &+ i0)) &+ laneWords
                         ip.storeBytes(of: ip.loadUnaligned(as: SIMD8<UInt32>.self).replacing(with: sourceIndex, where: wins),
                                       as: SIMD8<UInt32>.self)
+                        let op = UnsafeMutableRawPointer(offsets + t)
+                        op.storeBytes(of: op.loadUnaligned(as: SIMD8<UInt32>.self).replacing(with: offset, where: wins),
+                                      as: SIMD8<UInt32>.self)
                     }
                     i0 &+= 8
                     continue
@@ -115,6 +140,7 @@ struct BandWork {
                     if !(targetDepth[t] <= k) {
                         targetDepth[t] = k
                         target[t] = UInt32(truncatingIfNeeded: rowOffset &+ i0 &+ lane)
+                        offsets[t] = offset[lane]
                     }
                 } while bits != 0
             }

@@ -19,8 +19,8 @@ struct TimewarpGroundTruthTests {
         let context = RenderContext(threads: 2)   // producesDepth: splats write theirs too
         let a = setup.camera(eye: eye, width: width, height: height), b = setup.camera(eye: eye + move, width: width, height: height)
         let atA = Framebuffer(width: width, height: height), atB = Framebuffer(width: width, height: height)
-        scene.render(camera: a, into: atA, context: context)
-        scene.render(camera: b, into: atB, context: context)
+        _ = scene.render(camera: a, into: atA, context: context)
+        _ = scene.render(camera: b, into: atB, context: context)
         let warped = Framebuffer(width: width, height: height)
         try Timewarp(threads: 2).warp(atA, from: a, to: b, into: warped)
         let truth = atB.image()
