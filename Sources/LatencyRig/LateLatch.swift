@@ -1,6 +1,7 @@
 // LateLatch — the late pose read and the warp it drives, shared by the window and the rig: after
 // a frame is rendered the eye is read again (predicted over the warp and present alone) and the
-// frame is warped to it (Reprojection's `Timewarp`) just before it is presented.
+// frame is warped to it (Reprojection's `Timewarp`) just before it is presented; in stereo each
+// eye's frame is warped to that eye's own new point and the pair composed again.
 import Foundation
 import HeadTracking
 import RenderCore
@@ -10,9 +11,11 @@ import Viewer
 /// One frame loop's late latch. Frame loop only.
 public final class LateLatch {
     private let timewarp: Timewarp
-    /// The warped frame: what is presented after a successful `latch`.
+    /// The warped frame: what is presented after a successful mono `latch`.
     public let output = Framebuffer(width: 1, height: 1)
-    /// The last warp's time (ms).
+    /// Stereo: the right eye's warped frame (the left eye's is `output`).
+    private let rightOutput = Framebuffer(width: 1, height: 1)
+    /// The last warp's time (ms; in stereo both eyes').
     public private(set) var lastWarpMs = 0.0
     /// Late read → present (s): what the late read predicts over, from recent frames.
     public private(set) var lead = 0.0
@@ -29,10 +32,7 @@ public final class LateLatch {
                       now: Double) -> HeadPose? {
         lateRead = nil
         guard case .pose = record.view else { return nil }
-        let frameLead = tracker.presentLead
-        tracker.presentLead = lead
-        let late = readPose(now)
-        tracker.presentLead = frameLead
+        let late = read(tracker, readPose, now)
         output.resize(width: driver.framebuffer.width, height: driver.framebuffer.height)
         guard let stats = try? timewarp.warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: output) else {
             return nil
@@ -42,8 +42,41 @@ public final class LateLatch {
         return late
     }
 
+    /// Stereo: reads the eye again as `latch` does, warps each eye's frame (drawn for `record`'s
+    /// pose) to that eye's point of the later pose, and composes the pair into `stereo.output`.
+    /// Returns the later pose, or nil when nothing was warped (`stereo.output` then holds the
+    /// pair as drawn).
+    public func latch(_ record: FrameRecord, stereo: StereoRenderer, tracker: HeadTracker, readPose: (Double) -> HeadPose,
+                      now: Double) -> HeadPose? {
+        lateRead = nil
+        guard case .pose(let drawn) = record.view else { return nil }
+        let late = read(tracker, readPose, now)
+        var warpMs = 0.0
+        let was = stereo.eyes(for: drawn), will = stereo.eyes(for: late)
+        for (driver, from, to, into) in [(stereo.left, was.left, will.left, output), (stereo.right, was.right, will.right, rightOutput)] {
+            var a = drawn, b = late
+            a.position = from; b.position = to
+            into.resize(width: driver.framebuffer.width, height: driver.framebuffer.height)
+            guard let stats = try? timewarp.warp(driver.framebuffer, from: driver.camera(for: .pose(a)),
+                                                 to: driver.camera(for: .pose(b)), into: into) else { return nil }
+            warpMs += stats.totalMs
+        }
+        stereo.compose(left: output, right: rightOutput)
+        lastWarpMs = warpMs
+        lateRead = now
+        return late
+    }
+
     /// The latched frame was presented at `time` (same clock as `now`).
     public func presented(at time: Double) {
         if let lateRead { lead = leads.presented(at: time, viewTime: lateRead) }
+    }
+
+    /// The eye read at `now`, predicted over this latch's lead (the tracker's own lead restored).
+    private func read(_ tracker: HeadTracker, _ readPose: (Double) -> HeadPose, _ now: Double) -> HeadPose {
+        let frameLead = tracker.presentLead
+        tracker.presentLead = lead
+        defer { tracker.presentLead = frameLead }
+        return readPose(now)
     }
 }

@@ -6,6 +6,7 @@ import LatencyRig
 import RenderCore
 import Reprojection
 import Testing
+import TestSupport
 import Viewer
 
 @Suite("Late latch")
@@ -48,5 +49,43 @@ struct LateLatchTests {
         _ = try Timewarp(threads: 1).warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: expected)
         #expect(latch.output.colorArray == expected.colorArray)
         #expect(latch.output.colorArray != drawn, "a 1 cm move must change the picture")
+    }
+
+    @Test func inStereoEachEyeIsWarpedToItsOwnNewPoint() throws {
+        var settings = HeadTrackerSettings()
+        settings.filter = .none
+        settings.predictionHorizon = nil
+        settings.easeInDuration = 0
+        let tracker = HeadTracker(settings: settings)
+        let setup = ViewingSetup()
+        let scene = try SceneLoader.load(path: "cube").scene(screen: setup.screen.value)
+        let (width, height) = (640, 180)
+        let stereo = StereoRenderer(mode: .sideBySide(half: true), scene: scene, setup: setup,
+                                    context: RenderContext(threads: 2, producesDepth: true), width: width, height: height)
+        let early = PoseSample(timestamp: 1.0, position: Vec3d(0, 0, 0.6), confidence: 1, publishTime: 1.0)
+        let record = stereo.renderFrame(from: Scripted(tracker: tracker, sample: early, time: 1.01), index: 0, width: width, height: height)
+        let stale = stereo.output.colorArray
+        let newer = PoseSample(timestamp: 1.02, position: Vec3d(0.01, 0.005, 0.6), confidence: 1, publishTime: 1.02)
+        let latch = LateLatch(threads: 2)
+        let late = try #require(latch.latch(record, stereo: stereo, tracker: tracker,
+                                            readPose: { tracker.update(sample: newer, at: $0) }, now: 1.03))
+        let warped = stereo.output.image()
+
+        // The left half is the left eye's frame warped from its drawn point to its late point, exactly.
+        let left = Framebuffer(width: width / 2, height: height)
+        let (was, will) = (stereo.eyes(for: try #require(record.view.pose)), stereo.eyes(for: late))
+        var from = late, to = late
+        from.position = was.left; to.position = will.left
+        _ = try Timewarp(threads: 1).warp(stereo.left.framebuffer, from: stereo.left.camera(for: .pose(from)),
+                                          to: stereo.left.camera(for: .pose(to)), into: left)
+        let leftHalf = (0..<height).flatMap { y in (0..<(width / 2)).map { x in warped.pixels[y * width + x] } }
+        #expect(leftHalf == left.colorArray)
+
+        // Against the pair truly drawn at the late pose, the warp is far closer than the stale pair.
+        stereo.render(late, width: width, height: height)
+        let truth = stereo.output.image()
+        let w = ImageComparison(warped, truth), s = ImageComparison(RGBAImage(width: width, height: height, pixels: stale), truth)
+        #expect(w.psnr >= s.psnr + 6, "warped \(w), stale \(s)")
+        #expect(w.psnr >= 28, "warped \(w)")
     }
 }

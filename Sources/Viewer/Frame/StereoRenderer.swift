@@ -64,7 +64,7 @@ public final class StereoRenderer {
         right.resize(width: size.width, height: size.height)
         let stats = left.render(.pose(lp))
         right.render(.pose(rp))
-        compose()
+        compose(left: left.framebuffer, right: right.framebuffer)
         return stats
     }
 
@@ -91,11 +91,13 @@ public final class StereoRenderer {
         return FrameRecord(view: view, camera: left.camera(for: view), stats: stats, viewTime: tView, renderStart: t0, complete: t1)
     }
 
-    private func compose() {
+    /// Composes two eye frames of `eyeSize` into `output` (as `render` does with the drivers'
+    /// own frames; the late latch composes each eye's warped frame).
+    public func compose(left leftFrame: Framebuffer, right rightFrame: Framebuffer) {
         let w = output.width, h = output.height
         switch mode {
         case .anaglyph(let dubois):
-            let a = left.framebuffer.color, b = right.framebuffer.color, o = output.color
+            let a = leftFrame.color, b = rightFrame.color, o = output.color
             let ml = StereoMode.duboisLeft, mr = StereoMode.duboisRight
             for i in 0..<(w * h) {
                 let p = a[i], q = b[i]
@@ -113,10 +115,10 @@ public final class StereoRenderer {
             }
         case .sideBySide:
             output.clear(color: 0xFF00_0000)
-            let ew = left.framebuffer.width, eh = left.framebuffer.height
+            let ew = leftFrame.width, eh = leftFrame.height
             let y0 = (h - eh) / 2
-            for (k, eye) in [left, right].enumerated() {
-                let src = eye.framebuffer.color
+            for (k, eye) in [leftFrame, rightFrame].enumerated() {
+                let src = eye.color
                 let x0 = k * (w / 2)
                 for y in 0..<min(eh, h) {
                     (output.color + (y0 + y) * w + x0).update(from: src + y * ew, count: min(ew, w - x0))

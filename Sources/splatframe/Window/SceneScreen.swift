@@ -42,7 +42,8 @@ final class SceneScreen {
     private(set) var timing = FrameTiming()
     private let calibration: WebcamCalibrationControl
     private var viewport = WindowViewport()
-    /// `--reproject on`: each frame warped to the newest eye before it is presented (mono).
+    /// `--reproject on`: each frame warped to the newest eye before it is presented (in stereo,
+    /// each eye to its own point, composed again into the stereo output).
     private let reprojection: LateLatch?
     /// Whether the frame on show is the late latch's warp.
     private var latched = false
@@ -177,10 +178,11 @@ final class SceneScreen {
         // The late latch: the newest predicted eye, read now, and the frame warped to it.
         var shownPose = record.view.pose
         latched = false
-        if let reprojection, let late = reprojection.latch(record, driver: driver, tracker: tracking.tracker,
-                                                             readPose: { tracking.pose(at: $0) }, now: MonotonicClock.now()) {
-            shownPose = late
-            latched = true
+        if let reprojection {
+            let now = MonotonicClock.now(), read = { (t: Double) in self.tracking.pose(at: t) }
+            let late = stereo.map { reprojection.latch(record, stereo: $0, tracker: tracking.tracker, readPose: read, now: now) }
+                ?? reprojection.latch(record, driver: driver, tracker: tracking.tracker, readPose: read, now: now)
+            if let late { shownPose = late; latched = true }
         }
         let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
         timing.frameComplete(pose: pose, at: record.complete, renderMs: record.renderMs)

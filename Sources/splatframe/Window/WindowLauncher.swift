@@ -40,7 +40,7 @@ enum WindowLauncher {
         }
         let screen = SceneScreen(window: window, driver: driver, tracking: session, stereo: stereo, text: WindowText(),
                                  modelFile: modelFile, configPath: config.path, dropOptions: dropOptions,
-                                 reprojection: reprojects && stereo == nil ? LateLatch(threads: threads) : nil)
+                                 reprojection: reprojects ? LateLatch(threads: threads) : nil)
         if let job = levelsJob() { screen.startLevels(job) }
         let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
             maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,
