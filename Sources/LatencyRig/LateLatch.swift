@@ -67,6 +67,32 @@ public final class LateLatch {
         return late
     }
 
+    /// `--reproject async`: makes the frame `driver` just finished (drawn for `record`) the
+    /// source that `warpSource` warps to each refresh's eye; its colour is copied, so the driver
+    /// may draw the next frame at once. False when `record` is not a pose view.
+    @discardableResult
+    public func setSource(_ record: FrameRecord, driver: FrameDriver) -> Bool {
+        guard case .pose = record.view else { return false }
+        do { try timewarp.setSource(copying: driver.framebuffer, camera: record.camera) } catch { return false }
+        return true
+    }
+
+    /// `--reproject async`: reads the eye at `now` (predicted over this latch's lead) and warps
+    /// the source to it, seen through `setup` at `width`×`height`, into `output`. Returns the
+    /// pose shown, or nil before any source is set.
+    public func warpSource(setup: ViewingSetup, width: Int, height: Int, tracker: HeadTracker,
+                           readPose: (Double) -> HeadPose, now: Double) -> HeadPose? {
+        lateRead = nil
+        guard timewarp.hasSource else { return nil }
+        let late = read(tracker, readPose, now)
+        output.resize(width: width, height: height)
+        guard let stats = try? timewarp.warp(to: setup.camera(eye: late.eye, width: output.width, height: output.height),
+                                             into: output) else { return nil }
+        lastWarpMs = stats.totalMs
+        lateRead = now
+        return late
+    }
+
     /// The latched frame was presented at `time` (same clock as `now`).
     public func presented(at time: Double) {
         if let lateRead { lead = leads.presented(at: time, viewTime: lateRead) }

@@ -10,7 +10,7 @@ public enum LatencyReport {
         var lines = [
             "motion \(c.motion.name), camera \(n(c.cameraFPS, 0)) fps (delivered \(n(c.effectiveCameraDelay * 1000)) ms after exposure), "
                 + "timestamps \(c.stamping.rawValue), filter \(filter), prediction \(c.tracker.predictionHorizon == nil ? "off" : "on"), "
-                + "reprojection \(c.reprojects ? "on" : "off"), "
+                + "reprojection \(c.reprojection.rawValue), "
                 + "\(scene) \(window ? "in a window" : "headless")",
             "frames presented     \(f.frames) (\(n(f.fps, 0)) fps)",
             "effective lag        \(n(f.lagMs)) ms",

@@ -26,9 +26,10 @@ public struct LatencyRigConfiguration: Sendable {
     public var stamping: WebcamSource.Stamping = .exposure
     /// The tracker: filter and prediction.
     public var tracker = HeadTrackerSettings()
-    /// Late reprojection: each frame warped to the eye read again after rendering (the driver's
-    /// context must produce depth).
-    public var reprojects = false
+    /// Late reprojection (the driver's context must produce depth unless `.off`).
+    public var reprojection = LateReprojection.off
+    /// The display's refresh rate (Hz): how often `.async` presents.
+    public var displayHz: Double = 60
 
     public init(motion: LatencyMotion) { self.motion = motion }
 
@@ -64,8 +65,12 @@ public final class LatencyRig {
         defer { source.stop() }
         var frames: [PresentedFrame] = []
         frames.reserveCapacity(Int(motion.duration * 400))
+        if c.reprojection == .async {
+            try runAsync(driver: driver, tracker: tracker, eyes: eyes, origin: origin, frames: &frames, present: present)
+            return frames
+        }
         var lead = PresentLeadEstimator()
-        let latch = c.reprojects ? LateLatch(threads: driver.context.threads) : nil
+        let latch = c.reprojection == .lateLatch ? LateLatch(threads: driver.context.threads) : nil
         var index = 0
         while MonotonicClock.now() - origin < motion.duration {
             let record = driver.renderFrame(from: eyes, index: index)
@@ -88,6 +93,49 @@ public final class LatencyRig {
         }
         return frames
     }
+
+    /// `.async`: frames drawn on their own thread; every display refresh presents the newest one
+    /// warped to the eye read at that moment (`AsyncPresentation`, as the window does).
+    private func runAsync(driver: FrameDriver, tracker: HeadTracker, eyes: TrackerEyeSource, origin: Double,
+                          frames: inout [PresentedFrame], present: (Framebuffer) throws -> Bool) throws {
+        let setup = driver.setup, width = driver.framebuffer.width, height = driver.framebuffer.height
+        let presentation = AsyncPresentation(driver: driver, refreshRate: configuration.displayHz)
+        defer { presentation.renderer.stop() }
+        let pump = {
+            presentation.pump(next: { index in
+                // Drawn for where the eye will be when the frame is finished; each refresh then
+                // warps it to that refresh's own eye.
+                tracker.presentLead = presentation.renderLead
+                let view = eyes.view(frame: index)
+                return .init(view: view, sceneTime: MonotonicClock.now() - origin, setup: setup, width: width, height: height, index: index)
+            }, finished: { _, _ in })
+        }
+        while MonotonicClock.now() - origin < configuration.motion.duration {
+            pump()
+            presentation.waitForRefresh(pump: pump)
+            let read = MonotonicClock.now()
+            guard let late = presentation.latch.warpSource(setup: setup, width: width, height: height, tracker: tracker,
+                                                           readPose: { tracker.pose(at: $0) }, now: read) else { continue }
+            guard try present(presentation.latch.output) else { break }
+            let presented = MonotonicClock.now()
+            presentation.latch.presented(at: presented)
+            let p = late.position
+            frames.append(PresentedFrame(frameStart: read - origin, present: presented - origin, eye: SIMD3(p.x, p.y, p.z),
+                                         exposure: late.sampleTime.map { $0 - origin },
+                                         published: late.samplePublishTime.map { $0 - origin }))
+        }
+    }
+}
+
+/// How a frame reaches the screen after it is rendered.
+public enum LateReprojection: String, Sendable, CaseIterable {
+    /// Shown as rendered.
+    case off
+    /// Warped to the eye read again after rendering (`LateLatch`), then shown.
+    case lateLatch = "on"
+    /// Rendered on a thread of its own; every display refresh shows the newest frame warped to
+    /// that refresh's eye (`AsyncFrameRenderer`).
+    case async
 }
 
 /// The tracker's pose at the moment the frame asks (`MonotonicClock`), as the window's

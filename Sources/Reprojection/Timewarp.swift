@@ -64,6 +64,8 @@ public final class Timewarp {
     let reachedBits = ScratchBuffer<UInt8>()
     private(set) var source: Framebuffer?
     private(set) var sourceCamera: Camera?
+    /// `setSource(copying:)`'s own copy of the source's colour.
+    private let ownCopy = Framebuffer(width: 1, height: 1)
 
     /// A warper on `threads` threads (default: one per core).
     public init(threads: Int = CoreCount.available) {
@@ -87,11 +89,32 @@ public final class Timewarp {
     /// - Throws: `ReprojectionError.sizeMismatch` when `frame` is not `camera`'s size,
     ///   `.sourceTooLarge` beyond 2²³ pixels or 16384 on a side.
     public func setSource(_ frame: Framebuffer, camera: Camera) throws(ReprojectionError) {
+        try setSource(frame, camera: camera, copiesColor: false)
+    }
+
+    /// As `setSource`, but the frame's colour is copied (one pass over it): the frame may change
+    /// as soon as this returns — the next frame renders into it while this one is warped to
+    /// each refresh's eye (`--reproject async`).
+    public func setSource(copying frame: Framebuffer, camera: Camera) throws(ReprojectionError) {
+        try setSource(frame, camera: camera, copiesColor: true)
+    }
+
+    /// Whether a source is set (a warp can run).
+    public var hasSource: Bool { source != nil }
+
+    private func setSource(_ frame: Framebuffer, camera: Camera, copiesColor: Bool) throws(ReprojectionError) {
         guard frame.width == camera.width, frame.height == camera.height else {
             throw .sizeMismatch(what: "source", framebuffer: (frame.width, frame.height), camera: (camera.width, camera.height))
         }
         guard frame.pixelCount < 1 << 23, frame.width <= 16384, frame.height <= 16384 else { throw .sourceTooLarge(width: frame.width, height: frame.height) }
-        source = frame; sourceCamera = camera
+        if copiesColor {
+            ownCopy.resize(width: frame.width, height: frame.height)
+            ownCopy.color.update(from: frame.color, count: frame.pixelCount)
+            source = ownCopy
+        } else {
+            source = frame
+        }
+        sourceCamera = camera
         rowDepths.reserve(frame.height)
         rowTargets.reserve(frame.height)
         warpDepth.reserve(frame.pixelCount)

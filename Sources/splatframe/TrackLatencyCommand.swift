@@ -49,7 +49,11 @@ struct TrackLatencyCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Camera noise: standard deviation in levels, 0…50.", transform: Checked.number(in: 0...50, "levels"))
     var noise: Double = 3
     @Flag(help: "Present each frame in a window (SDL) instead of headless.") var window = false
-    @Option(help: "Late reprojection: each frame warped to the eye read again after rendering.") var reproject: ReprojectMode = .off
+    @Option(help: "Late reprojection: each frame warped to the eye read again after rendering (on), or rendered on its own thread with every display refresh (--display-hz) showing the newest frame warped to that refresh's eye (async).")
+    var reproject: ReprojectMode = .off
+    @Option(name: .customLong("display-hz"), parsing: .unconditional, help: "With --reproject async: the refresh rate presented at, 10…240 Hz.",
+            transform: Checked.number(in: 10...240, "Hz"))
+    var displayHz: Double = 60
     @Option(name: .customLong("per-frame"), help: "Write every presented frame (times, eye used, true eye) to this CSV.")
     var perFrame: String?
 
@@ -77,7 +81,8 @@ struct TrackLatencyCommand: ParsableCommand {
         tracker.predictionHorizon = predict < 0 ? nil : predict / 1000
         tracker.neutralEye = Vec3d(LatencyMotion.rest.x, LatencyMotion.rest.y, LatencyMotion.rest.z)
         configuration.tracker = tracker
-        configuration.reprojects = reproject == .on
+        configuration.reprojection = reproject.lateReprojection
+        configuration.displayHz = displayHz
 
         let setup = ViewingSetup()
         var options = SceneLoader.ModelOptions()
@@ -87,7 +92,7 @@ struct TrackLatencyCommand: ParsableCommand {
         let loader = try SceneLoader.load(source: scene, options: options)
         let size = sizeOption.value
         let driver = FrameDriver(scene: try loader.scene(screen: setup.screen.value), setup: setup,
-                                 context: RenderContext(producesDepth: reproject == .on), width: size.width, height: size.height)
+                                 context: RenderContext(producesDepth: reproject != .off), width: size.width, height: size.height)
         let rig = LatencyRig(configuration: configuration, pipeline: pipeline, camera: camera)
         let frames: [PresentedFrame]
         if window {

@@ -1,11 +1,12 @@
 // WindowOptions — the options of every command that opens the window (cube, open, library, calibrate).
 import ArgumentParser
+import LatencyRig
 
 /// Window size, fullscreen, threads, stereo, soak statistics and the test hooks.
 struct WindowOptions: ParsableArguments {
     @OptionGroup var size: SizeOption
     @Flag(help: "Start fullscreen.") var fullscreen = false
-    @Option(help: "Late reprojection: each frame warped to the newest predicted eye just before it is presented (on), or shown as rendered (off).")
+    @Option(help: "Late reprojection: each frame warped to the newest predicted eye just before it is presented (on); frames drawn on their own thread with every display refresh showing the newest one warped to that refresh's eye (async); or shown as rendered (off).")
     var reproject: ReprojectMode = .off
     @OptionGroup var threads: ThreadsOption
     @Option(name: .customLong("stats-every"), parsing: .unconditional, help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",
@@ -32,5 +33,14 @@ struct TestDrop: ArgumentGrammar {
 
 /// `--reproject off|on`: whether the window warps each rendered frame to the newest eye.
 enum ReprojectMode: String, ArgumentChoice {
-    case off, on
+    case off, on, async
+
+    /// The rig's and the window's mode.
+    var lateReprojection: LateReprojection {
+        switch self {
+        case .off: return .off
+        case .on: return .lateLatch
+        case .async: return .async
+        }
+    }
 }

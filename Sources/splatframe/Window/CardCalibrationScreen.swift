@@ -18,7 +18,7 @@ final class CardCalibrationScreen {
     }
 
     /// Resizes the outline or saves; `flash` shows a message on the scene's HUD.
-    func perform(_ action: WindowAction, driver: FrameDriver, flash: (String, Double) -> Void) -> Outcome {
+    func perform(_ action: WindowAction, setup: inout ViewingSetup, flash: (String, Double) -> Void) -> Outcome {
         switch action {
         case .resizeCard(let steps, let fine):
             card.resize(steps: steps, fine: fine)
@@ -31,7 +31,7 @@ final class CardCalibrationScreen {
             do {
                 try ConfigFile.update(path: configPath, ["screenWidthMM": w, "screenHeightMM": h])
                 FileHandle.standardError.write(Data("splatframe: saved screen \(w)x\(h) mm to \(configPath)\n".utf8))
-                driver.setup.screen = Resolved(ScreenGeometry(width: Float(w / 1000), height: Float(h / 1000)), .configFile)
+                setup.screen = Resolved(ScreenGeometry(width: Float(w / 1000), height: Float(h / 1000)), .configFile)
                 flash("SCREEN \(w) X \(h) MM SAVED TO \(configPath)".uppercased(), 6)
                 return .saved
             } catch { flash("NOT SAVED: \(error)".uppercased(), 6) }

@@ -33,6 +33,8 @@ struct FrameTiming {
     /// Returns the lead prediction should aim at: the recent median of pose read → present.
     mutating func presented(at presented: Double, viewTime: Double, pose: HeadPose?) -> Double {
         _ = latency.presented(at: presented)
+        presents.append(presented)
+        if presents.count > 120 { presents.removeFirst() }
         if let pose, let exposure = pose.sampleTime {
             func push(_ v: Double, _ a: inout [Double]) { a.append(v); if a.count > 120 { a.removeFirst() } }
             if let published = pose.samplePublishTime { push((published - exposure) * 1000, &toPublished) }
@@ -41,6 +43,15 @@ struct FrameTiming {
         }
         currentLead = lead.presented(at: presented, viewTime: viewTime)
         return currentLead
+    }
+
+    /// Present times (monotonic s), last 120 presents: the rate frames reach the screen.
+    private var presents: [Double] = []
+
+    /// Frames presented per second over the recent presents (0 before two).
+    var presentRate: Double {
+        guard presents.count > 1, let first = presents.first, let last = presents.last, last > first else { return 0 }
+        return Double(presents.count - 1) / (last - first)
     }
 
     /// Summarises the latency (once a second).

@@ -11,13 +11,17 @@ import Viewer
 struct PointerControl {
     /// The SDL button held since a press on a placeable model (0: none).
     private var dragging: UInt8 = 0
+    /// Whether a button drags the model (motion then turns or pans it).
+    var isDragging: Bool { dragging != 0 }
 
     /// Applies `event`. `place` changes the model's placement (absent when it has none); the
     /// cursor maps to the display through `placement` (the window's place on it; nil: the window
     /// is the display), and a pan to the viewport (`viewport`, metres).
     mutating func handle(_ event: SDL_Event, windowSize size: (width: Int, height: Int), placement: WindowPlacement?,
                          viewport: ScreenRect, mouse: MouseSource?, place: ((inout Placement) -> Void) -> Bool) {
-        let placeable = place { _ in }
+        // Whether the scene has a placement; asked only for events that can move it (so that the
+        // mouse moving the head never touches the scene).
+        var placeable: Bool { place { _ in } }
         switch SDL_EventType(rawValue: event.type) {
         case SDL_MOUSEMOTION:
             if dragging != 0, placeable {

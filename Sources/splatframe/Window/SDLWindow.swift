@@ -140,6 +140,15 @@ final class SDLWindow {
                                displayHeight: Int(bounds.h), display: Int(index))
     }
 
+    /// The refresh rate (Hz) of the display the window is on, as SDL reports its current mode;
+    /// 60 when it reports none (Xvfb, some drivers).
+    func refreshRate() -> Double {
+        var mode = SDL_DisplayMode()
+        let index = SDL_GetWindowDisplayIndex(window)
+        guard index >= 0, SDL_GetCurrentDisplayMode(index, &mode) == 0, mode.refresh_rate > 0 else { return 60 }
+        return Double(mode.refresh_rate)
+    }
+
     /// The physical size of the display the window is on, from SDL's reported DPI, or nil when
     /// SDL reports none or an implausible value.
     func physicalDisplaySize() -> ScreenGeometry? {

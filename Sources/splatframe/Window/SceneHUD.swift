@@ -17,12 +17,13 @@ struct SceneHUD {
     /// (the head source's path) can be shortened: its middle gives way, the figures stay whole.
     func lines(maxWidth: Int, width: (String) -> Int) -> [String] {
         let e = pose.eye
-        let s = screen.driver.setup.screen.value
+        let s = screen.setup.screen.value
         let fb = screen.framebuffer
-        let scene = screen.scene
+        let scene = screen.sceneFigures
         let ms = screen.medianFrameMs
         var lines = [
-            String(format: "%.1f ms  %.0f fps  %d×%d  %d threads", ms, 1000 / ms, fb.width, fb.height, screen.driver.context.threads),
+            String(format: "%.1f ms  %.0f fps  %d×%d  %d threads", ms, 1000 / ms, fb.width, fb.height, screen.driver.context.threads)
+                + (screen.isAsynchronous ? String(format: "  shown at %.0f fps, each warped to its own eye", screen.timing.presentRate) : ""),
             Self.fitting(screen.tracking.source.name, maxWidth: maxWidth, width: width) { name in
                 String(format: "head %@ %@  eye %+.3f %+.3f %+.3f m", name, pose.state.rawValue, e.x, e.y, e.z)
                     + (latency.flatMap { $0.frames > 0 ? $0 : nil }.map {

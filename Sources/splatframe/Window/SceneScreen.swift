@@ -26,9 +26,21 @@ final class SceneScreen {
     /// The user's file the shown model came from (placement saved beside it), if any.
     private(set) var modelFile: String?
 
+    /// The scene. With frames drawn on their own thread (`--reproject async`) use it only inside `idle`.
     var scene: Scene { driver.scene }
     /// What is presented: the stereo composition, the late-reprojected frame, or the frame as drawn.
-    var framebuffer: Framebuffer { stereo?.output ?? (latched ? reprojection?.output : nil) ?? driver.framebuffer }
+    var framebuffer: Framebuffer {
+        if let async { return async.latch.output }
+        return stereo?.output ?? (latched ? reprojection?.output : nil) ?? driver.framebuffer
+    }
+    /// The viewing set-up frames are drawn with: the screen, and the part of it the window shows
+    /// (`prepareFrame`).
+    var setup: ViewingSetup
+    /// The framebuffer size frames are drawn at (pixels).
+    private var frameSize = (width: 1, height: 1)
+    /// What the HUD shows of the scene (async: read when the frame on show was taken).
+    var sceneFigures: SceneFigures { async == nil ? SceneFigures(scene) : asyncFigures }
+    private var asyncFigures: SceneFigures
 
     // What the screen shows besides the scene.
     private(set) var showHUD = true
@@ -47,6 +59,9 @@ final class SceneScreen {
     private let reprojection: LateLatch?
     /// Whether the frame on show is the late latch's warp.
     private var latched = false
+    /// `--reproject async`: frames drawn on their own thread, every refresh warped to its own
+    /// eye. The driver is then the render thread's but inside `idle`.
+    private let async: AsyncPresentation?
 
     /// The window's place on its display, as of the last `updateViewport`.
     var placement: WindowPlacement? { viewport.placement }
@@ -54,12 +69,32 @@ final class SceneScreen {
     var medianFrameMs: Double { timing.medianFrameMs }
 
     init(window: SDLWindow, driver: FrameDriver, tracking: HeadTrackingSession, stereo: StereoRenderer?, text: WindowText,
-         modelFile: String?, configPath: String?, dropOptions: SceneLoader.ModelOptions, reprojection: LateLatch? = nil) {
+         modelFile: String?, configPath: String?, dropOptions: SceneLoader.ModelOptions, reprojection: LateLatch? = nil,
+         asynchronous: Bool = false) {
         self.window = window; self.driver = driver; self.tracking = tracking; self.stereo = stereo; self.text = text
         self.reprojection = reprojection
+        setup = driver.setup
+        asyncFigures = SceneFigures(driver.scene)
+        async = asynchronous && stereo == nil ? AsyncPresentation(driver: driver, refreshRate: window.refreshRate()) : nil
         self.modelFile = modelFile; self.dropOptions = dropOptions
         calibration = WebcamCalibrationControl(configPath: configPath)
         eyes = LiveEyeSource(session: tracking)
+    }
+
+    /// Whether frames are drawn on their own thread (`--reproject async`).
+    var isAsynchronous: Bool { async != nil }
+
+    /// Runs `body` while no frame is being drawn (`--reproject async`: waits for the frame in
+    /// flight); anything that touches the driver or the scene goes through it. `skip`: run it
+    /// at once (what cannot touch them).
+    func idle(unless skip: Bool = false, _ body: () throws -> Void) rethrows {
+        if let async, !skip { try async.renderer.whenIdle { _ in try body() } } else { try body() }
+    }
+
+    /// Whether `event` is the mouse moving with no button held: it moves the mouse head and
+    /// touches no scene.
+    func isHover(_ event: SDL_Event) -> Bool {
+        event.type == SDL_MOUSEMOTION.rawValue && !pointer.isDragging
     }
 
     /// Shows `text` at the bottom of the HUD for `seconds`.
@@ -107,7 +142,7 @@ final class SceneScreen {
 
     /// Mouse input on the scene (`PointerControl`).
     func pointer(_ event: SDL_Event) {
-        pointer.handle(event, windowSize: window.windowSize, placement: viewport.placement, viewport: driver.setup.viewport,
+        pointer.handle(event, windowSize: window.windowSize, placement: viewport.placement, viewport: setup.viewport,
                        mouse: tracking.mouse, place: { place($0) })
     }
 
@@ -115,7 +150,7 @@ final class SceneScreen {
 
     /// Starts loading `path` in the background; the current scene stays until it is ready.
     func open(_ path: String) {
-        loads.open(path, screen: driver.setup.screen.value, options: dropOptions)
+        loads.open(path, screen: setup.screen.value, options: dropOptions)
         flash("LOADING \((path as NSString).lastPathComponent.uppercased())")
     }
 
@@ -129,10 +164,12 @@ final class SceneScreen {
         switch loads.poll() {
         case nil: return nil
         case .loaded(let scene, let source, let path, let levelsOfDetail, let notes, let next):
-            if levelsOfDetail, let kept = driver.scene.placement { scene.placement = kept }
-            driver.scene = scene
-            stereo?.left.scene = scene
-            stereo?.right.scene = scene
+            idle {
+                if levelsOfDetail, let kept = driver.scene.placement { scene.placement = kept }
+                driver.scene = scene
+                stereo?.left.scene = scene
+                stereo?.right.scene = scene
+            }
             for n in notes { FileHandle.standardError.write(Data("splatframe: \(n)\n".utf8)) }
             if levelsOfDetail {
                 flash("LEVELS OF DETAIL READY" + (notes.isEmpty ? "" : ": " + notes[0].uppercased()), seconds: notes.isEmpty ? 2.5 : 8)
@@ -159,18 +196,27 @@ final class SceneScreen {
 
     // MARK: the frame
 
-    /// A true window: the framebuffer shows the part of the physical screen behind the window's
-    /// own rectangle, found again every frame (`WindowViewport`).
-    func updateViewport() { viewport.update(window, setup: &driver.setup) }
+    /// Before each frame: the size to draw at, and the viewport — a true window shows the part of
+    /// the physical screen behind the window's own rectangle, found again every frame
+    /// (`WindowViewport`).
+    func prepareFrame(size: (width: Int, height: Int)) {
+        frameSize = size
+        viewport.update(window, setup: &setup)
+        if async == nil {
+            driver.resize(width: size.width, height: size.height)
+            driver.setup = setup
+        }
+    }
 
     /// Renders frame `index` with the latest pose, draws the overlays (`help`: the key table),
     /// presents it, and feeds the prediction lead back to the tracker. Returns the render time (ms).
     func drawFrame(index: Int, help: Bool) throws -> Double {
+        if let async { return try drawAsyncFrame(async, help: help) }
         // The pose is read inside renderFrame, after event handling: as late as possible.
-        let size = window.drawableSize
+        let size = frameSize
         let record: FrameRecord
         if let stereo {
-            stereo.setup = driver.setup
+            stereo.setup = setup
             record = stereo.renderFrame(from: eyes, index: index, width: size.width, height: size.height)
         } else {
             record = driver.renderFrame(from: eyes, index: index)
@@ -186,6 +232,54 @@ final class SceneScreen {
         }
         let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
         timing.frameComplete(pose: pose, at: record.complete, renderMs: record.renderMs)
+        drawOverlays(stats: record.stats, pose: pose, help: help)
+        text.endFrame()
+        try window.present(framebuffer)
+        let presented = MonotonicClock.now()
+        if let used = shownPose { tracking.presented(used, at: presented) }
+        if latched { reprojection?.presented(at: presented) }
+        // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
+        tracking.tracker.presentLead = timing.presented(at: presented, viewTime: record.viewTime, pose: record.view.pose)
+        return record.renderMs
+    }
+
+    /// `--reproject async`: keeps the renderer busy, waits for the display's next refresh, then
+    /// presents the newest finished frame warped to the eye read at that moment.
+    private func drawAsyncFrame(_ async: AsyncPresentation, help: Bool) throws -> Double {
+        let pump = {
+            async.pump(next: { index in
+                // Drawn for where the eye will be when the frame is finished; each refresh then
+                // warps it to that refresh's own eye.
+                self.tracking.tracker.presentLead = async.renderLead
+                let view = self.eyes.view(frame: index)
+                return .init(view: view, sceneTime: self.eyes.sceneTime(frame: index, view: view), setup: self.setup,
+                             width: self.frameSize.width, height: self.frameSize.height, index: index)
+            }, finished: { record, driver in
+                self.asyncFigures = SceneFigures(driver.scene)
+                let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
+                self.timing.frameComplete(pose: pose, at: record.complete, renderMs: record.renderMs)
+            })
+        }
+        pump()
+        async.waitForRefresh(pump: pump)
+        let now = MonotonicClock.now()
+        guard let late = async.latch.warpSource(setup: setup, width: frameSize.width, height: frameSize.height,
+                                                tracker: tracking.tracker, readPose: { self.tracking.pose(at: $0) }, now: now) else {
+            return 0   // no frame finished yet
+        }
+        drawOverlays(stats: async.shown?.stats ?? FrameStats(), pose: late, help: help)
+        text.endFrame()
+        try window.present(framebuffer)
+        let presented = MonotonicClock.now()
+        tracking.presented(late, at: presented)
+        async.latch.presented(at: presented)
+        _ = timing.presented(at: presented, viewTime: now, pose: late)
+        return async.shown?.renderMs ?? 0
+    }
+
+    /// What is drawn over the scene: screenshots taken first (the scene alone), then the load's
+    /// progress, the camera inset, the HUD and the key table.
+    private func drawOverlays(stats: FrameStats, pose: HeadPose, help: Bool) {
         screenshots.takeIfRequested(framebuffer)
         if let m = screenshots.takeMessage() { flash(m.uppercased(), seconds: 5) }
         if let p = loads.progress {
@@ -197,23 +291,15 @@ final class SceneScreen {
         }
         if let m = calibration.poll(tracking) { flash(m, seconds: 6) }
         if showHUD {
-            SceneHUD(screen: self, stats: record.stats, pose: pose, latency: timing.latencySummary).draw(into: framebuffer, text: text)
+            SceneHUD(screen: self, stats: stats, pose: pose, latency: timing.latencySummary).draw(into: framebuffer, text: text)
         }
         if help { TextPanel.draw(["Keys and mouse"] + KeyBindings.rows.map { "\($0.keys):  \($0.action)" }, into: framebuffer, text: text) }
-        text.endFrame()
-        try window.present(framebuffer)
-        let presented = MonotonicClock.now()
-        if let used = shownPose { tracking.presented(used, at: presented) }
-        if latched { reprojection?.presented(at: presented) }
-        // Prediction aims at when the next frame will be seen: the recent median of pose read → present.
-        tracking.tracker.presentLead = timing.presented(at: presented, viewTime: record.viewTime, pose: record.view.pose)
-        return record.renderMs
     }
 
     /// Once a second: the latency summary and the title's frame rate.
     func refreshSummary() {
         timing.refresh()
-        window.setTitle("SplatFrame - \(scene.name) - \(String(format: "%.0f", 1000 / medianFrameMs)) fps")
+        window.setTitle("SplatFrame - \(sceneFigures.name) - \(String(format: "%.0f", 1000 / medianFrameMs)) fps")
     }
 
     // MARK: webcam calibration (`k`)

@@ -31,16 +31,20 @@ enum WindowLauncher {
         let scene = try makeScene(setup.screen.value) { done, total in progress.show(done: done, total: total) }
         defer { session.stop() }
         // The warp needs every frame's depth (splats too).
-        let reprojects = windowOptions.reproject == .on
+        let reprojects = windowOptions.reproject != .off
         let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads, producesDepth: reprojects),
                                  width: window.drawableSize.width, height: window.drawableSize.height)
         let stereo = windowOptions.stereo.resolved.map { mode, ipd in
             StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
                            width: window.drawableSize.width, height: window.drawableSize.height)
         }
+        if windowOptions.reproject == .async, stereo != nil {
+            FileHandle.standardError.write(Data("splatframe: --reproject async draws one view; with --stereo each pair is warped when presented (as --reproject on)\n".utf8))
+        }
         let screen = SceneScreen(window: window, driver: driver, tracking: session, stereo: stereo, text: WindowText(),
                                  modelFile: modelFile, configPath: config.path, dropOptions: dropOptions,
-                                 reprojection: reprojects ? LateLatch(threads: threads) : nil)
+                                 reprojection: reprojects ? LateLatch(threads: threads) : nil,
+                                 asynchronous: windowOptions.reproject == .async)
         if let job = levelsJob() { screen.startLevels(job) }
         let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
             maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,

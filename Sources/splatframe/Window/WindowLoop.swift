@@ -66,30 +66,38 @@ final class WindowLoop {
         while running {
             var event = SDL_Event()
             while SDL_PollEvent(&event) != 0 {
-                if !handle(event) { running = false }
+                // With frames drawn on their own thread, anything that may touch the scene waits
+                // for the frame in flight; the mouse moving the head does not.
+                var keep = true
+                scene.idle(unless: scene.isHover(event)) { keep = handle(event) }
+                if !keep { running = false }
             }
             if let d = configuration.testDrop, d.frame == frames { pushDrop(d.path) }
             let size = scene.window.drawableSize
-            scene.driver.resize(width: size.width, height: size.height)
-            scene.updateViewport()
+            scene.prepareFrame(size: size)
             if let failure = scene.pollLoad(), openedFromLibrary {
                 library?.flash("Cannot open: \(failure)")
                 showLibrary()
             }
-            let fb = scene.driver.framebuffer
             switch shown {
             case .library:
-                fb.resize(width: size.width, height: size.height)
-                library?.draw(into: fb, text: scene.text)
-                scene.text.endFrame()
-                try scene.window.present(fb)
+                try scene.idle {
+                    let fb = scene.driver.framebuffer
+                    fb.resize(width: size.width, height: size.height)
+                    library?.draw(into: fb, text: scene.text)
+                    scene.text.endFrame()
+                    try scene.window.present(fb)
+                }
                 SDL_Delay(15)   // the grid needs no more than ~60 fps
             case .card(let card):
                 // Calibration shows only the card outline, on the whole display.
-                fb.resize(width: size.width, height: size.height)
-                card.draw(into: fb, text: scene.text, message: scene.currentMessage)
-                scene.text.endFrame()
-                try scene.window.present(fb)
+                try scene.idle {
+                    let fb = scene.driver.framebuffer
+                    fb.resize(width: size.width, height: size.height)
+                    card.draw(into: fb, text: scene.text, message: scene.currentMessage)
+                    scene.text.endFrame()
+                    try scene.window.present(fb)
+                }
             case .scene, .help:
                 let ms = try scene.drawFrame(index: frames, help: { if case .help = shown { return true }; return false }())
                 stats?.frame(ms: ms)
@@ -175,7 +183,7 @@ final class WindowLoop {
             case .open(let path): openFromLibrary(path)
             }
         case (.card(let card), _):
-            switch card.perform(action, driver: scene.driver, flash: { scene.flash($0, seconds: $1) }) {
+            switch card.perform(action, setup: &scene.setup, flash: { scene.flash($0, seconds: $1) }) {
             case .stay: break
             case .close:
                 if configuration.calibrationOnly { return false }
@@ -214,7 +222,7 @@ final class WindowLoop {
     private func startCardCalibration() {
         let p = scene.placement ?? scene.window.placement()
         let size = scene.window.windowSize
-        let card = CardCalibration(screen: scene.driver.setup.screen.value, displayWidth: p?.displayWidth ?? size.width,
+        let card = CardCalibration(screen: scene.setup.screen.value, displayWidth: p?.displayWidth ?? size.width,
                                    displayHeight: p?.displayHeight ?? size.height)
         shown = .card(CardCalibrationScreen(card: card, configPath: configuration.configPath))
         if !scene.window.isFullscreen { scene.window.toggleFullscreen() }
