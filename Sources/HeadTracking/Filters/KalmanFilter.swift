@@ -7,7 +7,7 @@ import Foundation
 /// A constant-velocity Kalman filter for one scalar (metres), with adaptive process noise.
 ///
 /// State x = [p, v] (position, velocity); between samples dt apart it moves as
-/// p ← p + v·dt, v ← v, with process noise from white acceleration of spectral density q
+/// p ← p + v·dt, v ← φ·v (φ = 1 but near rest: `restTime`), with process noise from white acceleration of spectral density q
 /// (m²/s³): Q = q·[dt³/3, dt²/2; dt²/2, dt]. A sample measures p with variance r = σ²
 /// (σ = `measurementNoise`, metres).
 ///
@@ -35,6 +35,12 @@ public struct KalmanFilter: Sendable, Equatable {
     public var speedGain: Double
     /// How process noise follows a surprising sample (q ≥ (gain·|ν|/dt)²·dt).
     public var innovationGain: Double
+    /// How much noisier a sample's depth (z) is than its sideways position, for `FilterSpec.kalman`'s
+    /// z axis: a face's distance comes from its size in the image (a few pixels' change across
+    /// the eyes), its position from where it is. On the latency rig a still head's depth wanders
+    /// ~0.1 mm, its sideways position ~0.01 mm; with 4× the noise on z the still jitter halved
+    /// (0.10 → 0.05 mm) at no cost in lag (the rig's paths move sideways and up).
+    public static let depthNoiseRatio = 4.0
     /// The innovation gain `FilterSpec.kalman` uses unless told.
     public static let defaultInnovationGain = 1.0
     /// Longest extrapolation trusted (s); beyond it the position stops moving.
@@ -44,9 +50,19 @@ public struct KalmanFilter: Sendable, Equatable {
     /// The filtered acceleration (m/s²): an EMA (time constant `accelerationTime`) of Δv̂/Δt.
     private var acceleration = 0.0
     /// Time constant (s) of the acceleration's smoothing.
-    public var accelerationTime = 0.05
-    /// The speed (m/s) below which prediction fades out.
+    /// (25 ms on the latency rig: 50 ms braked late enough to overshoot a stop by 12 mm, 20 ms
+    /// kept it under 9 mm at no cost in lag.)
+    public var accelerationTime = 0.025
+    /// The speed (m/s) below which prediction fades out, and the velocity decays.
     public var restSpeed = 0.01
+    /// How fast the velocity decays near rest (s): between samples it is multiplied by
+    /// exp(−dt/τ), τ = `restTime`·(1 + (s/`restSpeed`)²), s the larger of |v̂| and the speed the new
+    /// sample implies beyond its noise ((|innovation| − 2σ)/dt). A still head's slow wander (a few
+    /// tenths of a millimetre a second in depth, from the face fit) is then followed like a
+    /// low-pass follows it, not with the zero lag a constant-velocity model has on a ramp —
+    /// the rig's still jitter 0.13 → 0.05 mm; moving (v̂ ≫ `restSpeed`) τ is seconds long and
+    /// nothing changes. 0 turns the decay off.
+    public var restTime = 0.1
     /// Whether prediction brakes while the head slows down (see the type's docs).
     public var brakes = true
     /// Covariance [[a, b], [b, c]].
@@ -77,9 +93,15 @@ public struct KalmanFilter: Sendable, Equatable {
             return p
         }
         let dt = max(0, t - t0)
-        // Predict.
+        // Predict (near rest the velocity decays: `restTime`; the speed that decides it is the
+        // larger of the filtered one and the one the new sample implies beyond its noise, so a
+        // start is not held back).
         let pp = p + v * dt
         let nu = value - pp
+        let surprise = max(0, abs(nu) - 2 * measurementNoise)
+        let speedRatio = max(abs(v), dt > 0 ? surprise / dt : 0) / restSpeed
+        let phi = restTime > 0 && dt > 0 ? exp(-dt / (restTime * (1 + speedRatio * speedRatio))) : 1
+        v *= phi
         var q = stillNoise + (speedGain * v) * (speedGain * v)
         if dt > 0, innovationGain > 0 {
             let surprise = innovationGain * abs(nu) / dt
@@ -87,8 +109,8 @@ public struct KalmanFilter: Sendable, Equatable {
         }
         let dt2 = dt * dt
         var pa = a + 2 * dt * b + dt2 * c + q * dt2 * dt / 3
-        var pb = b + dt * c + q * dt2 / 2
-        var pc = c + q * dt
+        var pb = phi * (b + dt * c) + q * dt2 / 2
+        var pc = phi * phi * c + q * dt
         // Update.
         let s = pa + r
         let ka = pa / s, kb = pb / s

@@ -2,7 +2,7 @@
 
 /// Settings of a `HeadTracker`. Units: metres, seconds; screen space.
 public struct HeadTrackerSettings: Sendable, Equatable {
-    /// Smoothing filter (default `FilterSpec.default`: One Euro 0.3,20,1, tuned on the real log).
+    /// Smoothing filter (default `FilterSpec.default`: Kalman 0.5,3,1, tuned on the latency rig).
     public var filter: FilterSpec = .default
     /// The eye a mono picture is drawn for (config `dominantEye`).
     public var monoEye: MonoEye = .midpoint
