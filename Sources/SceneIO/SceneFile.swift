@@ -86,6 +86,7 @@ public enum SceneFile {
         switch format {
         case .ply: return try PLYReader.read(view, progress: progress)
         case .splat: return try SplatFileReader.read(view, progress: progress)
+        case .ksplat: return try KSplatReader.read(view, progress: progress)
         case .spz: return try SPZReader.read(view, progress: progress)
         case .obj: return try OBJReader.read(view, directory: directory, progress: progress)
         case .stl: return try STLReader.read(view, progress: progress)
