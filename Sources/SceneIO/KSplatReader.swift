@@ -88,8 +88,8 @@ enum KSplatReader {
                         SceneInfo.Element(name: "splat", count: total, properties: props)]
         let buckets = sections.reduce(0) { $0 + $1.bucketCount }
         if level > 0 { elements.append(SceneInfo.Element(name: "bucket", count: buckets, properties: ["float centre x y z"])) }
-        let variant = ["compression level 0 (float32)", "compression level 1 (half floats, bucketed positions)",
-                       "compression level 2 (half floats, bucketed positions, 8-bit SH)"][level] + ", \(per) bytes per splat"
+        let variant = "compression level \(level) (" + ["float32", "half floats, bucketed positions",
+                       "half floats, bucketed positions, 8-bit SH"][level] + "; \(per) bytes per splat)"
         return ReadResult(scene: .splats(cloud), format: .ksplat, variant: variant, version: "\(major).\(minor)", elements: elements)
     }
 
