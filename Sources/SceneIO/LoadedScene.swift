@@ -49,4 +49,6 @@ struct ReadResult {
     var warnings: [String] = []
     /// The file's "train/render with antialiasing" flag; nil when the format has none.
     var antialiased: Bool? = nil
+    /// The file's render mode (PLY `comment SplatRenderMode: …`); nil when it names none.
+    var renderMode: SplatRenderMode? = nil
 }
