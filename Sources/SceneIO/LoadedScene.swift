@@ -5,7 +5,7 @@ import RenderCore
 public enum LoadedScene: Sendable {
     /// A triangle mesh (PLY with faces or tristrips, OBJ, STL; glTF, FBX, COLLADA, 3DS through the importer child process), in the file's frame.
     case mesh(TriangleMesh)
-    /// Gaussian splats (3DGS PLY, compressed PLY, .splat in the file's frame; .spz converted to RDF).
+    /// Gaussian splats (3DGS PLY, compressed PLY, .splat, .ksplat in the file's frame; .spz converted to RDF).
     case splats(SplatCloud)
     /// Coloured points (a PLY with vertices only), in the file's frame.
     case points(PointCloud)
