@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer harness per SceneIO reader (ASan + coverage) and runs each for SECONDS.
-# Usage: Fuzz/run.sh [SECONDS] [READER...]   (readers: ply compressed splat spz obj stl sog imported)
+# Usage: Fuzz/run.sh [SECONDS] [READER...]   (readers: ply compressed splat ksplat spz obj stl sog imported)
 # (imported: the importer child process's output as the parent decodes it; glTF files themselves
 # go through the child process: Fuzz/gltf.sh.)
 # Crashes land in Fuzz/artifacts/<reader>/; the corpus in Fuzz/corpus/<reader>/ grows only
@@ -8,7 +8,7 @@
 set -euo pipefail
 SECONDS_PER=${1:-60}
 shift || true
-READERS=${*:-ply compressed splat spz obj stl sog imported}
+READERS=${*:-ply compressed splat ksplat spz obj stl sog imported}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
@@ -17,11 +17,11 @@ cd "$ROOT"
 # Build from a snapshot so edits made while the (long) run goes on can't break or mix builds.
 SRC=$OUT/src
 rm -rf "$SRC"; mkdir -p "$SRC"
-cp -r Sources/RenderCore Sources/JSONInput Sources/Workers Sources/SceneIO Sources/CZlib Sources/CZstd Sources/CWebP Sources/CZip Fuzz/harness "$SRC/"
+cp -r Sources/RenderCore Sources/JSONInput Sources/Workers Sources/ZipReading Sources/SceneIO Sources/CZlib Sources/CZstd Sources/CWebP Sources/CZip Fuzz/harness "$SRC/"
 
-# RenderCore, JSONInput and Workers as separate modules (the SceneIO sources import them); ASan only.
-for m in RenderCore JSONInput Workers; do
-    "$SWIFTC" -parse-as-library -O -g -sanitize=address -module-name $m -I "$OUT" \
+# RenderCore, JSONInput, Workers and ZipReading as separate modules (the SceneIO sources import them); ASan only.
+for m in RenderCore JSONInput Workers ZipReading; do
+    "$SWIFTC" -parse-as-library -O -g -sanitize=address -module-name $m -I "$OUT" -I "$SRC/CZip" \
         -emit-module -emit-module-path "$OUT/$m.swiftmodule" \
         -emit-library -static -o "$OUT/lib$m.a" "$SRC"/$m/*.swift
 done
@@ -30,7 +30,7 @@ for r in $READERS; do
     echo "== building fuzz-$r"
     # SCENEIO_NO_IMAGEIO: OBJ textures are not loaded (no SDL in the fuzz build).
     "$SWIFTC" -parse-as-library -O -g -sanitize=fuzzer,address -D SCENEIO_NO_IMAGEIO \
-        -module-name SceneIO -I "$OUT" -L "$OUT" -lRenderCore -lJSONInput -lWorkers \
+        -module-name SceneIO -I "$OUT" -L "$OUT" -lRenderCore -lJSONInput -lWorkers -lZipReading \
         -I "$SRC/CZlib" -I "$SRC/CZstd" -I "$SRC/CWebP" -I "$SRC/CZip" -lz -lzstd -lwebp -lzip \
         "$SRC"/SceneIO/*.swift "$SRC/harness/$r.swift" -o "$OUT/fuzz-$r" 2>&1 | grep -v "Cannot export local symbol" || true
     test "$OUT/fuzz-$r" -nt "$SRC/harness/$r.swift"    # fail if this build did not produce a fresh binary

@@ -4,7 +4,7 @@ import Viewer
 import Foundation
 
 /// Finds scene files. Rules, per folder named:
-/// - its files we read: `.ply`, `.splat`, `.spz`, `.sog`, `.obj`, `.stl`, `.gltf`, `.glb`, `.fbx`, `.dae`, `.3ds`, and `.json` files that
+/// - its files we read: `.ply`, `.splat`, `.ksplat`, `.spz`, `.sog`, `.obj`, `.stl`, `.gltf`, `.glb`, `.fbx`, `.dae`, `.3ds`, and `.json` files that
 ///   are scene descriptions (a JSON object with a `"type"`; placement sidecars
 ///   `*.splatframe.json`, camera and bench JSON are left out);
 /// - a subfolder holding `meta.json` is one entry (an unbundled SOG), one holding
@@ -18,7 +18,7 @@ import Foundation
 /// kilobytes of each `.json` file.
 public enum LibraryScanner {
     /// Extensions of the scene files SceneIO reads (JSON is checked separately).
-    public static let sceneExtensions: Set<String> = ["ply", "splat", "spz", "sog", "obj", "stl", "gltf", "glb", "fbx", "dae", "3ds"]
+    public static let sceneExtensions: Set<String> = ["ply", "splat", "ksplat", "spz", "sog", "obj", "stl", "gltf", "glb", "fbx", "dae", "3ds"]
 
     /// The entries in `folders` (folders or files), in order. Missing paths are skipped.
     public static func scan(_ folders: [String]) -> [LibraryEntry] {

@@ -7,14 +7,17 @@ import RenderCore
 /// — every coefficient the cloud holds (degree 4: f_rest_0…71).
 public enum GaussianPLYWriter {
     /// The file bytes for a cloud.
+    /// - Parameter renderMode: written as `comment SplatRenderMode: …` when given (nil: no comment).
     /// - Complexity: O(count · properties), one allocation of the exact file size.
-    public static func encode(_ cloud: SplatCloud) -> [UInt8] {
+    public static func encode(_ cloud: SplatCloud, renderMode: SplatRenderMode? = nil) -> [UInt8] {
         let n = cloud.count
         let rest = cloud.shRestCount
         var names = ["x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"]
         for j in 0..<(rest * 3) { names.append("f_rest_\(j)") }
         names += ["opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"]
-        var header = "ply\nformat binary_little_endian 1.0\ncomment written by SplatFrame SceneIO\nelement vertex \(n)\n"
+        var header = "ply\nformat binary_little_endian 1.0\ncomment written by SplatFrame SceneIO\n"
+        if let renderMode { header += "comment \(renderMode.comment)\n" }
+        header += "element vertex \(n)\n"
         for p in names { header += "property float \(p)\n" }
         header += "end_header\n"
         let head = Array(header.utf8)

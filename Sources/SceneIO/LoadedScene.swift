@@ -5,7 +5,7 @@ import RenderCore
 public enum LoadedScene: Sendable {
     /// A triangle mesh (PLY with faces or tristrips, OBJ, STL; glTF, FBX, COLLADA, 3DS through the importer child process), in the file's frame.
     case mesh(TriangleMesh)
-    /// Gaussian splats (3DGS PLY, compressed PLY, .splat in the file's frame; .spz converted to RDF).
+    /// Gaussian splats (3DGS PLY, compressed PLY, .splat, .ksplat in the file's frame; .spz converted to RDF).
     case splats(SplatCloud)
     /// Coloured points (a PLY with vertices only), in the file's frame.
     case points(PointCloud)
@@ -49,4 +49,6 @@ struct ReadResult {
     var warnings: [String] = []
     /// The file's "train/render with antialiasing" flag; nil when the format has none.
     var antialiased: Bool? = nil
+    /// The file's render mode (PLY `comment SplatRenderMode: …`); nil when it names none.
+    var renderMode: SplatRenderMode? = nil
 }

@@ -140,6 +140,8 @@ struct PLYHeader: Sendable {
     var version: String
     var elements: [PLYElement]
     var comments: [String]
+    /// The value of the last `comment SplatRenderMode: VALUE` and its 1-based line (`SplatRenderMode`).
+    var renderMode: (value: String, line: Int)? = nil
     /// One line per header line skipped (unknown keyword): `file: line N: skipped …`. At most
     /// `maxWarnings` lines, the last one counting any further skips.
     var warnings: [String] = []
@@ -167,6 +169,7 @@ struct PLYHeader: Sendable {
         var version = ""
         var elements: [PLYElement] = []
         var comments: [String] = []
+        var renderMode: (value: String, line: Int)?
         var warnings: [String] = []
         var skipped = 0
         while true {
@@ -182,7 +185,9 @@ struct PLYHeader: Sendable {
                 }
                 encoding = e; version = toks[2]
             case "comment", "obj_info":
-                if comments.count < 1000 { comments.append(String(sc.string(r).dropFirst(key.count + 1).prefix(200))) }
+                let text = String(sc.string(r).dropFirst(key.count + 1))
+                if comments.count < 1000 { comments.append(String(text.prefix(200))) }
+                if key == "comment", let v = SplatRenderMode.value(inComment: text) { renderMode = (v, lineNo) }
             case "element":
                 guard toks.count == 3, let n = Int(toks[2]), n >= 0 else {
                     throw SceneIOError.badLine(file: file, line: lineNo, expected: "element NAME COUNT", found: sc.string(r))
@@ -209,7 +214,7 @@ struct PLYHeader: Sendable {
                 if skipped > maxWarnings - 1 {
                     warnings.append("\(file): \(skipped - (maxWarnings - 1)) more unknown header lines skipped")
                 }
-                return PLYHeader(encoding: enc, version: version, elements: elements, comments: comments,
+                return PLYHeader(encoding: enc, version: version, elements: elements, comments: comments, renderMode: renderMode,
                                  warnings: warnings, bodyOffset: sc.pos, bodyLine: sc.line)
             default:
                 // Not a PLY keyword (e.g. Blender 2.47's bare "Created by Blender3D 247 - …"): the body's

@@ -27,7 +27,8 @@ struct GaussianLayout {
         default:
             throw SceneIOError.badLine(file: file, line: v.line, expected: "0, 9, 24, 45 or 72 f_rest_* properties", found: "\(n)")
         }
-        for name in ["f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"]
+        // scale_2 may be missing: a 2DGS PLY (surfels have two scales; `PLYReader.renderMode`).
+        for name in ["f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "rot_0", "rot_1", "rot_2", "rot_3"]
         where !v.isScalar(name) {
             throw SceneIOError.badLine(file: file, line: v.line, expected: "3DGS scalar vertex property \(name)", found: "none")
         }
@@ -74,8 +75,9 @@ extension PLYReader {
         var r = [Float](repeating: 0, count: kept * 3)
         for i in 0..<c.count {
             for k in 0..<kept { for ch in 0..<3 { r[k * 3 + ch] = Float(rest[layout.fileRestIndex(k: k, c: ch)][i]) } }
+            // Without scale_2 (2DGS) the thickness is left to `SplatRenderMode.flattenSurfels`.
             cloud.append(position: pos[i],
-                         scale: Vec3(expf(Float(s0[i])), expf(Float(s1[i])), expf(Float(s2[i]))),
+                         scale: Vec3(expf(Float(s0[i])), expf(Float(s1[i])), s2.isEmpty ? .infinity : expf(Float(s2[i]))),
                          rotation: Quaternion(w: Float(r0[i]), x: Float(r1[i]), y: Float(r2[i]), z: Float(r3[i])).normalized,
                          opacity: sigmoid(Float(op[i])),
                          dc: Vec3(Float(dc0[i]), Float(dc1[i]), Float(dc2[i])), rest: r)

@@ -19,10 +19,14 @@ enum PLYReader {
     static func read(_ view: ByteView, progress: SceneLoadProgress?) throws -> ReadResult {
         let h = try PLYHeader.parse(view)
         let k = kind(of: h)
+        var warnings = h.warnings
+        let mode = k == .gaussians || k == .compressed ? renderMode(h, file: view.file, warnings: &warnings) : nil
         let scene: LoadedScene
         switch k {
-        case .gaussians: scene = .splats(try readSplats(h, view, progress: progress))
-        case .compressed: scene = .splats(try readCompressed(h, view, progress: progress))
+        case .gaussians, .compressed:
+            var cloud = k == .gaussians ? try readSplats(h, view, progress: progress) : try readCompressed(h, view, progress: progress)
+            if mode == .twoD { SplatRenderMode.flattenSurfels(&cloud) }
+            scene = .splats(cloud)
         case .mesh: scene = .mesh(try readMesh(h, view, progress: progress))
         case .points: scene = .points(try readPoints(h, view, progress: progress))
         }
@@ -32,7 +36,23 @@ enum PLYReader {
             })
         }
         return ReadResult(scene: scene, format: .ply, variant: "\(h.encoding.rawValue) \(k.rawValue)",
-                          version: h.version, elements: elements, warnings: h.warnings)
+                          version: h.version, elements: elements, warnings: warnings,
+                          antialiased: mode.map { $0 == .mip }, renderMode: mode)
+    }
+
+    /// The splats' render mode: the header's `comment SplatRenderMode: …` (an unknown value is a
+    /// warning naming it, and the splats are drawn as plain 3D Gaussians), or `2dgs` when the
+    /// vertices have no `scale_2` (2DGS writes two scales), whatever the comment says.
+    static func renderMode(_ h: PLYHeader, file: String, warnings: inout [String]) -> SplatRenderMode? {
+        var mode: SplatRenderMode?
+        if let r = h.renderMode {
+            mode = SplatRenderMode(comment: r.value)
+            if mode == nil {
+                warnings.append("\(file): line \(r.line): unknown SplatRenderMode \(SceneIOError.clean(r.value)) (expected default, mip or 2dgs); drawn as plain 3D Gaussians")
+            }
+        }
+        if kind(of: h) == .gaussians, let v = h.element("vertex"), !v.isScalar("scale_2") { mode = .twoD }
+        return mode
     }
 
     /// The vertex element, which must have x, y and z.

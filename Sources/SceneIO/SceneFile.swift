@@ -86,6 +86,7 @@ public enum SceneFile {
         switch format {
         case .ply: return try PLYReader.read(view, progress: progress)
         case .splat: return try SplatFileReader.read(view, progress: progress)
+        case .ksplat: return try KSplatReader.read(view, progress: progress)
         case .spz: return try SPZReader.read(view, progress: progress)
         case .obj: return try OBJReader.read(view, directory: directory, progress: progress)
         case .stl: return try STLReader.read(view, progress: progress)
@@ -100,6 +101,8 @@ public enum SceneFile {
     /// `.spz` (v3 gzip by default, v4 with `spz.version = 4`; SH up to degree 4, quantised);
     /// meshes and point clouds as `.ply`.
     /// - Parameter spz: options for an `.spz` output; its `antialiased` flag, when nil, is the input's.
+    /// A PLY output keeps the input's render mode (`comment SplatRenderMode: …`; an antialiased
+    /// `.spz` gives `mip`).
     /// - Returns: the input's summary.
     @discardableResult
     public static func convert(input: String, output: String, spz: SPZWriteOptions = SPZWriteOptions(),
@@ -107,13 +110,16 @@ public enum SceneFile {
         let (scene, info) = try loadWithInfo(path: input, progress: progress)
         var options = spz
         if options.antialiased == nil { options.antialiased = info.antialiased }
-        try save(scene, to: output, spz: options)
+        try save(scene, to: output, spz: options, renderMode: info.renderMode ?? (info.antialiased == true ? .mip : nil))
         return info
     }
 
     /// Writes a scene; the format comes from the extension.
-    /// - Parameter spz: options for an `.spz` output (ignored for other formats).
-    public static func save(_ scene: LoadedScene, to path: String, spz: SPZWriteOptions = SPZWriteOptions()) throws {
+    /// - Parameters:
+    ///   - spz: options for an `.spz` output (ignored for other formats).
+    ///   - renderMode: written into a 3DGS `.ply` output's header (ignored for other formats).
+    public static func save(_ scene: LoadedScene, to path: String, spz: SPZWriteOptions = SPZWriteOptions(),
+                            renderMode: SplatRenderMode? = nil) throws {
         let ext = (path as NSString).pathExtension
         // SOG v2: a bundled .sog, or a folder named by its meta.json (not lod-meta.json).
         let name = (path as NSString).lastPathComponent.lowercased()
@@ -122,7 +128,7 @@ public enum SceneFile {
         }
         let bytes: [UInt8]
         switch (SceneFormat(extension: ext), scene) {
-        case (.ply?, .splats(let s)): bytes = GaussianPLYWriter.encode(s)
+        case (.ply?, .splats(let s)): bytes = GaussianPLYWriter.encode(s, renderMode: renderMode)
         case (.splat?, .splats(let s)): bytes = SplatFileWriter.encode(s)
         case (.spz?, .splats(let s)): bytes = try SPZWriter.encode(s, options: spz, file: path)
         case (.ply?, .mesh(let m)): bytes = MeshPLYWriter.encode(m)

@@ -7,6 +7,8 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
     case ply
     /// antimatter15 `.splat`: 32-byte records.
     case splat
+    /// GaussianSplats3D `.ksplat` (compression levels 0–2; no magic: known by its extension).
+    case ksplat
     /// Niantic `.spz` (v2/v3 gzip, v4 zstd; written as v3 or v4).
     case spz
     /// Wavefront OBJ (+ MTL).
@@ -39,6 +41,7 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
         switch e {
         case "ply": self = .ply
         case "splat": self = .splat
+        case "ksplat": self = .ksplat
         case "spz": self = .spz
         case "obj": self = .obj
         case "stl": self = .stl
@@ -75,7 +78,7 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
             let n = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 80, as: UInt32.self)))
             if 84 + 50 * n == bytes.count { return .stl }
         }
-        if hint == .splat || hint == .stl || hint == .sog { return hint }
+        if hint == .splat || hint == .ksplat || hint == .stl || hint == .sog { return hint }
         if let hint, hint.isImported { return hint }
         let head = bytes.prefix(4096)
         let text = String(decoding: head, as: UTF8.self)

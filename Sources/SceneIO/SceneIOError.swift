@@ -34,7 +34,7 @@ public enum SceneIOError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case let .unreadable(f, r): return "\(f): cannot read: \(Self.clean(r, limit: 200))"
-        case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .spz, SOG, OBJ, STL, glTF, FBX, COLLADA or 3DS)"
+        case let .unknownFormat(f, found): return "\(f): unknown scene format (found \(Self.clean(found)); expected PLY, .splat, .ksplat, .spz, SOG, OBJ, STL, glTF, FBX, COLLADA or 3DS)"
         case let .badLine(f, l, e, found): return "\(f): line \(l): expected \(e), found \(Self.clean(found))"
         case let .badBytes(f, o, e, found): return "\(f): byte \(o): expected \(e), found \(Self.clean(found))"
         case let .truncated(f, o, e): return "\(f): byte \(o): file ends early; expected \(e)"

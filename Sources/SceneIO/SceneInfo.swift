@@ -36,6 +36,10 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     /// rendering — `.spz` flag 0x1; nil when the format carries no such flag. A viewer should turn
     /// the renderer's antialias compensation on when this is true, unless the user says otherwise.
     public var antialiased: Bool?
+    /// The render mode the file names (PLY `comment SplatRenderMode: default|mip|2dgs`, or `2dgs` for
+    /// a 3DGS PLY without `scale_2`); nil when it names none. `mip` sets `antialiased`; `2dgs`
+    /// splats are loaded as flat surfels (`SplatRenderMode.flattenSurfels`).
+    public var renderMode: SplatRenderMode?
     /// Things the reader skipped or assumed, one line each naming the file and where, e.g.
     /// `a.ply: line 3: skipped unknown header line "Created by Blender3D 247 - …"`. Empty for a
     /// clean file. The load itself succeeded.
@@ -51,7 +55,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     init(path: String, fileBytes: Int, result r: ReadResult, seconds: Double) {
         self.path = path; self.fileBytes = r.sourceBytes ?? fileBytes; format = r.format; variant = r.variant; version = r.version
         elements = r.elements; loadSeconds = seconds; bytesInMemory = r.scene.bytesInMemory
-        antialiased = r.antialiased; warnings = r.warnings
+        antialiased = r.antialiased; renderMode = r.renderMode; warnings = r.warnings
         switch r.scene {
         case .mesh(let m): kind = "mesh"; count = m.vertexCount; triangles = m.triangleCount; shDegree = nil
         case .splats(let s): kind = "splats"; count = s.count; triangles = 0; shDegree = s.shDegree
@@ -66,7 +70,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     init(path: String, streamed sog: StreamedSOG, seconds: Double) {
         self.path = path; fileBytes = sog.fileBytes; format = .sog; variant = sog.variant
         version = sog.version.map(String.init) ?? ""; kind = "splats"; elements = sog.elements
-        count = sog.splatCount(level: 0); triangles = 0; shDegree = sog.shDegree; antialiased = nil
+        count = sog.splatCount(level: 0); triangles = 0; shDegree = sog.shDegree; antialiased = nil; renderMode = nil
         warnings = sog.warnings; bytesInMemory = 0; loadSeconds = seconds
         let b = sog.bounds
         if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x + 0, b.min.y + 0, b.min.z + 0]; boundsMax = [b.max.x + 0, b.max.y + 0, b.max.z + 0] }
@@ -79,6 +83,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
         s += "  content:  \(count) \(kind == "mesh" ? "vertices, \(triangles) triangles" : kind)"
         if let d = shDegree { s += ", SH degree \(d)\(d > 3 ? " (bands 0–3 rendered)" : "")" }
         if antialiased == true { s += ", antialiased" }
+        if renderMode == .twoD { s += ", 2D Gaussian surfels (2dgs)" }
         s += "\n"
         if let lo = boundsMin, let hi = boundsMax {
             func f(_ v: [Float]) -> String { v.map { String(format: "%.4g", $0) }.joined(separator: ", ") }

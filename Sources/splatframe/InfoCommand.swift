@@ -9,7 +9,7 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info",
         abstract: "Print a scene file's format, elements, counts, bounds, SH degree, memory and load time.")
 
-    @Argument(help: "Scene file (.ply, .splat, .spz, .sog, .obj, .stl, .gltf, .glb, .fbx, .dae, .3ds), a SOG folder, a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded), or an https:// URL of a file (downloaded to $XDG_CACHE_HOME/splatframe/downloads).")
+    @Argument(help: "Scene file (.ply, .splat, .ksplat, .spz, .sog, .obj, .stl, .gltf, .glb, .fbx, .dae, .3ds), a SOG folder, a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded), or an https:// URL of a file (downloaded to $XDG_CACHE_HOME/splatframe/downloads).")
     var file: String
     @OptionGroup var download: DownloadOptionGroup
 

@@ -49,7 +49,7 @@ struct FuzzCorpus {
         files = [
             "/nonexistent/file.ply", "", folder, "/dev/null", "/",
             write("empty.ply", []), write("empty.spz", []), write("empty.json", []),
-            write("noise.ply", noise(300)), write("noise.spz", noise(300)), write("noise.sog", noise(300)), write("noise.splat", noise(64)),
+            write("noise.ply", noise(300)), write("noise.spz", noise(300)), write("noise.sog", noise(300)), write("noise.splat", noise(64)), write("noise.ksplat", noise(5200)),
             write("noise.png", noise(200)), write("noise.mp4", noise(500)), write("noise.obj", noise(200)), write("noise.stl", noise(300)),
             write("huge-count.ply", plyHeader + noise(40)),
             write("lod-meta.json", Array("{\"lodLevels\": 1e300, \"filenames\": [\"../../etc\"], \"tree\": {}}".utf8)),

@@ -13,6 +13,7 @@ struct FuzzRegressionTests {
             _ = try? PLYReader.read(v, progress: nil)
             if let h = try? PLYHeader.parse(v) { _ = try? PLYReader.readCompressed(h, v, progress: nil) }
             _ = try? SplatFileReader.read(v, progress: nil)
+            _ = try? KSplatReader.read(v, progress: nil)
             _ = try? SPZReader.read(v, progress: nil)
             _ = try? OBJReader.read(v, directory: nil, progress: nil)
             _ = try? STLReader.read(v, progress: nil)

@@ -38,4 +38,22 @@ struct SOGOpeningTests {
         let plain = try #require(try SceneLoader.load(path: ply).scene(screen: .fallback) as? ModelScene)
         #expect(!plain.antialias)
     }
+
+    /// A PLY whose header says `SplatRenderMode: mip` turns it on too: drawn whole, with levels of
+    /// detail built at once (render, bench) or in the background (the window).
+    @Test func plyRenderModeMipIsHonouredWithAndWithoutLevels() throws {
+        let ply = TestData.temporaryDirectory("mip").appendingPathComponent("mip.ply").path
+        try SceneFile.save(.splats(SplatSceneGenerator.object(count: 300)), to: ply, renderMode: .mip)
+        #expect(try #require(try SceneLoader.load(path: ply).scene(screen: .fallback) as? ModelScene).antialias)
+        var levels = SceneLoader.ModelOptions()
+        levels.lod.forcedLevel = 0
+        levels.videoPlayback = .frameExact
+        #expect(try #require(try SceneLoader.load(path: ply, options: levels).scene(screen: .fallback) as? LODSplatScene).antialias)
+        levels.videoPlayback = .realtime
+        let job = try #require(try SceneLoader.load(path: ply, options: levels).levelOfDetailJob(screen: .fallback))
+        #expect(try #require(try job.run(cancelled: nil, progress: nil).scene as? LODSplatScene).antialias)
+        levels.antialias = false
+        levels.videoPlayback = .frameExact
+        #expect(!(try #require(try SceneLoader.load(path: ply, options: levels).scene(screen: .fallback) as? LODSplatScene)).antialias)
+    }
 }

@@ -61,8 +61,15 @@ public struct SceneLoader {
     }
 
     public var options = ModelOptions()
-    /// Whether the file asked for antialiased rendering (SPZ flag 0x1).
+    /// Whether the file asked for antialiased rendering (SPZ flag 0x1, PLY `SplatRenderMode: mip`).
     public private(set) var fileAntialiased = false
+    /// `options` with what the file asked for where the user said nothing (antialiasing), for the
+    /// scenes built with levels of detail as for the capture drawn whole.
+    var optionsWithFileFlags: ModelOptions {
+        var o = options
+        if o.antialias == nil { o.antialias = fileAntialiased }
+        return o
+    }
     /// What the reader noticed but read past (e.g. unknown PLY header lines), one line each.
     public private(set) var warnings: [String] = []
     /// The file's summary (format, counts) when a model file was read; nil for built-in scenes
@@ -201,7 +208,7 @@ public struct SceneLoader {
         guard let pending = pendingLevels, case let .model(_, name, sidecar) = kind else {
             throw ViewerError.sceneLoad(path: path, reason: "no capture waits for levels of detail")
         }
-        return try Self.levelOfDetailScene(pending, name: name, sidecar: sidecar, options: options, screen: screen,
+        return try Self.levelOfDetailScene(pending, name: name, sidecar: sidecar, options: optionsWithFileFlags, screen: screen,
                                            cancelled: cancelled, progress: progress)
     }
 
@@ -255,7 +262,7 @@ public struct SceneLoader {
         case let .model(loaded, name, sidecar):
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen)
         case let .streamed(sog, bounds, name, sidecar):
-            return try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: options)
+            return try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: optionsWithFileFlags)
         case let .mixed(d, walls, files, name):
             return mixedScene(d, walls: walls, files: files, name: name, screen: screen)
         }
@@ -271,7 +278,7 @@ public struct SceneLoader {
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen).ownCoordinatesCopy()
         }
         if case let .streamed(sog, bounds, name, sidecar) = kind {
-            let s = try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: options, room: false)
+            let s = try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: optionsWithFileFlags, room: false)
             s.ownCoordinates = true
             return s
         }
@@ -467,7 +474,7 @@ extension SceneLoader {
     /// for one (`pendingLevels`); `screen` as for `scene(screen:)`.
     public func levelOfDetailJob(screen: ScreenGeometry) -> LevelOfDetailJob? {
         guard let p = pendingLevels, case let .model(_, name, sidecar) = kind else { return nil }
-        return LevelOfDetailJob(pending: p, sceneName: name, sidecar: sidecar, options: options, screen: screen,
+        return LevelOfDetailJob(pending: p, sceneName: name, sidecar: sidecar, options: optionsWithFileFlags, screen: screen,
                                 name: (p.path as NSString).lastPathComponent)
     }
 }
