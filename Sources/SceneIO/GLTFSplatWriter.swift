@@ -7,7 +7,7 @@
 // shows as a point cloud where it is not understood (the extension says it need not be required).
 //
 // Contract: the cloud (SplatFrame's splat frame, RDF) is turned into glTF's frame (y up): centres
-// (x, −y, −z), rotations conjugated, SH coefficients signed by their parity in y and z — the
+// (x, −y, −z), rotations turned by the same half turn about x, SH coefficients signed by their parity in y and z — the
 // reader's exact inverse, so PLY → GLB → PLY keeps every value. SH degree 4 (only PLY and .spz
 // hold it) is not written: the extension stops at 3.
 import Foundation
@@ -64,7 +64,7 @@ enum GLTFSplatWriter {
                 throw SceneIOError.unsupported(file: file, reason: "splat \(i) has no finite position")
             }
             pos += [p.x, p.y, p.z]
-            let q = map.rotation(cloud.rotations[i]).normalized
+            let q = (halfTurnX * cloud.rotations[i]).normalized    // the reader's inverse: it turns by the same half turn
             rot += [q.x, q.y, q.z, q.w]
             let s = cloud.scales[i]
             scl += [s.x, s.y, s.z].map { $0.isFinite ? max(0, $0) : 0 }
@@ -100,6 +100,9 @@ enum GLTFSplatWriter {
         """
         return (json, bin)
     }
+
+    /// The half turn about x between the splat frame and glTF's (its own inverse up to sign).
+    static let halfTurnX = Quaternion(w: 0, x: 1, y: 0, z: 0)
 
     /// A float as JSON that reads back to the same float.
     static func number(_ v: Float) -> String { "\(v)" }
