@@ -12,7 +12,7 @@
 // blending then differs); unknown kernels, colour spaces and projections are warnings (drawn as
 // ellipses, sRGB, perspective). A required extension SplatFrame does not read, or a malformed
 // accessor, is one line naming the file and the accessor. Primitives without the extension are
-// not read here (the importer child reads a file's meshes: `GLTFMixedScene`).
+// not read here.
 import Foundation
 import JSONInput
 import RenderCore
