@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer harness per SceneIO reader (ASan + coverage) and runs each for SECONDS.
-# Usage: Fuzz/run.sh [SECONDS] [READER...]   (readers: ply compressed splat ksplat spz obj stl sog imported)
+# Usage: Fuzz/run.sh [SECONDS] [READER...]   (readers: ply compressed splat ksplat spz obj stl sog imported gltfsplat)
 # (imported: the importer child process's output as the parent decodes it; glTF files themselves
 # go through the child process: Fuzz/gltf.sh.)
 # Crashes land in Fuzz/artifacts/<reader>/; the corpus in Fuzz/corpus/<reader>/ grows only
@@ -8,7 +8,7 @@
 set -euo pipefail
 SECONDS_PER=${1:-60}
 shift || true
-READERS=${*:-ply compressed splat ksplat spz obj stl sog imported}
+READERS=${*:-ply compressed splat ksplat spz obj stl sog imported gltfsplat}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}

@@ -74,6 +74,8 @@ public enum SceneFile {
             guard let f = format ?? SceneFormat.detect(raw, name: name) else {
                 throw SceneIOError.unknownFormat(file: name, found: view.sample(0, 12))
             }
+            // glTF with KHR_gaussian_splatting primitives: our reader (the importer sees bare points).
+            if f == .gltf, let splats = try GLTFSplatReader.readIfSplats(view, directory: directory) { return splats }
             if f.isImported { return try ImportedModelReader.read(path: sourcePath, view: view, format: f, directory: directory) }
             return try read(view, format: f, directory: directory, progress: progress)
         }
@@ -91,14 +93,18 @@ public enum SceneFile {
         case .obj: return try OBJReader.read(view, directory: directory, progress: progress)
         case .stl: return try STLReader.read(view, progress: progress)
         case .sog: return try SOGReader.read(view, directory: directory, progress: progress)
-        case .gltf, .fbx, .dae, .threeDS:
+        case .gltf:
+            if let splats = try GLTFSplatReader.readIfSplats(view, directory: directory) { return splats }
+            return try ImportedModelReader.read(path: nil, view: view, format: format, directory: directory)
+        case .fbx, .dae, .threeDS:
             return try ImportedModelReader.read(path: nil, view: view, format: format, directory: directory)
         }
     }
 
     /// Converts a scene file; formats come from the extensions. Splats can be written as
     /// 3DGS `.ply` (every SH coefficient, degree 4 included), `.splat` (base colour only) or
-    /// `.spz` (v3 gzip by default, v4 with `spz.version = 4`; SH up to degree 4, quantised);
+    /// `.spz` (v3 gzip by default, v4 with `spz.version = 4`; SH up to degree 4, quantised),
+    /// `.glb`/`.gltf` (KHR_gaussian_splatting, float accessors, SH up to degree 3);
     /// meshes and point clouds as `.ply`.
     /// - Parameter spz: options for an `.spz` output; its `antialiased` flag, when nil, is the input's.
     /// A PLY output keeps the input's render mode (`comment SplatRenderMode: …`; an antialiased
@@ -131,10 +137,12 @@ public enum SceneFile {
         case (.ply?, .splats(let s)): bytes = GaussianPLYWriter.encode(s, renderMode: renderMode)
         case (.splat?, .splats(let s)): bytes = SplatFileWriter.encode(s)
         case (.spz?, .splats(let s)): bytes = try SPZWriter.encode(s, options: spz, file: path)
+        case (.gltf?, .splats(let s)) where ext.lowercased() == "glb": bytes = try GLTFSplatWriter.encodeGLB(s, file: path)
+        case (.gltf?, .splats(let s)) where ext.lowercased() == "gltf": bytes = try GLTFSplatWriter.encodeGLTF(s, file: path)
         case (.ply?, .mesh(let m)): bytes = MeshPLYWriter.encode(m)
         case (.ply?, .points(let p)): bytes = MeshPLYWriter.encode(p)
         default:
-            throw SceneIOError.unsupported(file: path, reason: "cannot write this scene as .\(ext) (splats: .ply, .splat, .spz, .sog or a SOG folder's meta.json; meshes and points: .ply)")
+            throw SceneIOError.unsupported(file: path, reason: "cannot write this scene as .\(ext) (splats: .ply, .splat, .spz, .glb, .gltf, .sog or a SOG folder's meta.json; meshes and points: .ply)")
         }
         do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw SceneIOError.unwritable(file: path, reason: error.localizedDescription)

@@ -18,7 +18,8 @@ public enum SceneFormat: String, Sendable, CaseIterable, Codable {
     /// PlayCanvas SOG v1/v2: a `.sog` ZIP, or an unbundled folder (or the path of its `meta.json`).
     case sog
     /// glTF 2.0: `.gltf` (JSON with `.bin` buffers and pictures beside it) or `.glb` (one binary
-    /// file). Imported by Assimp in a child process (`ModelImporterProcess`), like the three below.
+    /// file). Imported by Assimp in a child process (`ModelImporterProcess`), like the three below;
+    /// a file with `KHR_gaussian_splatting` primitives is read by our own `GLTFSplatReader` instead.
     case gltf
     /// Autodesk FBX, binary or ASCII.
     case fbx

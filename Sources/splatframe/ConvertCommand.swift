@@ -8,7 +8,7 @@ import SplatLOD
 /// `splatframe convert IN (--out OUT | OUT)`
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "convert",
-        abstract: "Convert a scene file (splats → .ply, .splat, .spz or SOG v2; meshes and points → .ply).")
+        abstract: "Convert a scene file (splats → .ply, .splat, .spz, .glb/.gltf (KHR_gaussian_splatting) or SOG v2; meshes and points → .ply).")
 
     @Argument(help: "Input scene file.")
     var input: String
@@ -16,7 +16,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Output file, as --out gives it.", valueName: "out"))
     var positionalOutput: String?
 
-    @Option(help: "Output file; its extension picks the format (.ply, .splat, .spz, .sog; DIR/meta.json: an unbundled SOG; DIR/lod-meta.json: a streamed SOG with levels of detail).")
+    @Option(help: "Output file; its extension picks the format (.ply, .splat, .spz, .glb, .gltf, .sog; DIR/meta.json: an unbundled SOG; DIR/lod-meta.json: a streamed SOG with levels of detail).")
     var out: String?
 
     @Option(name: .customLong("lod-levels"), parsing: .unconditional, help: "Streamed SOG: levels of detail, each about half the splats of the one below (1…16; default: enough that the coarsest holds at most 16384 splats, at least 6).",

@@ -18,6 +18,7 @@ struct FuzzRegressionTests {
             _ = try? OBJReader.read(v, directory: nil, progress: nil)
             _ = try? STLReader.read(v, progress: nil)
             _ = try? SOGReader.readBundled(v, progress: nil)
+            _ = try? GLTFSplatReader.readIfSplats(v, directory: nil)
         }
     }
 
