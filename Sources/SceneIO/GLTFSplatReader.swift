@@ -107,7 +107,7 @@ enum GLTFSplatReader {
         let variant = (doc.kind == "glb" ? "binary .glb, " : ".gltf, ") + extensionName
             + (colorSpaces.isEmpty ? "" : " (" + colorSpaces.sorted().joined(separator: ", ") + ")")
         let version = (try? doc.json.optional("asset")?.optional("version")?.string()) ?? ""
-        return ReadResult(scene: .splats(cloud), format: .gltf, variant: variant, version: version ?? "",
+        return ReadResult(scene: .splats(cloud), format: .gltf, variant: variant, version: version,
                           elements: elements, warnings: warnings.map { $0.hasPrefix(file) ? $0 : "\(file): \($0)" })
     }
 }
