@@ -21,11 +21,11 @@ struct KalmanFilterTests {
             let r = f.measurementNoise * f.measurementNoise
             guard let t0 = last else { x = [z, 0]; P = [[r, 0], [0, 0.25]]; last = t; return z }
             let dt = max(0, t - t0)
-            // Near rest the velocity decays: v ← φ·v, φ = exp(−dt/(restTime·(1 + (s/restSpeed)²))),
+            // Near rest the velocity decays: v ← φ·v, φ = exp(−dt/(restTime·(1 + (s/wanderSpeed)²))),
             // s = max(|v|, (|innovation| − 2σ)/dt).
             let nu = z - (x[0] + dt * x[1])
             let s0 = max(abs(x[1]), dt > 0 ? max(0, abs(nu) - 2 * f.measurementNoise) / dt : 0)
-            let phi = f.restTime > 0 && dt > 0 ? exp(-dt / (f.restTime * (1 + pow(s0 / f.restSpeed, 2)))) : 1
+            let phi = f.restTime > 0 && dt > 0 ? exp(-dt / (f.restTime * (1 + pow(s0 / f.wanderSpeed, 2)))) : 1
             let F = [[1, dt], [0, phi]]
             let xp = [x[0] + dt * x[1], phi * x[1]]
             var q = f.stillNoise + pow(f.speedGain * xp[1], 2)

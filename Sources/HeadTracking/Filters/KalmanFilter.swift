@@ -53,14 +53,17 @@ public struct KalmanFilter: Sendable, Equatable {
     /// (25 ms on the latency rig: 50 ms braked late enough to overshoot a stop by 12 mm, 20 ms
     /// kept it under 9 mm at no cost in lag.)
     public var accelerationTime = 0.025
-    /// The speed (m/s) below which prediction fades out, and the velocity decays.
+    /// The speed (m/s) below which prediction fades out.
     public var restSpeed = 0.01
+    /// The speed (m/s) below which the velocity decays (`restTime`): a few times a still head's
+    /// wander. (10 mm/s held slow motion back: the rig's nod trailed by 42 ms, 29 ms at 3 mm/s.)
+    public var wanderSpeed = 0.003
     /// How fast the velocity decays near rest (s): between samples it is multiplied by
-    /// exp(−dt/τ), τ = `restTime`·(1 + (s/`restSpeed`)²), s the larger of |v̂| and the speed the new
+    /// exp(−dt/τ), τ = `restTime`·(1 + (s/`wanderSpeed`)²), s the larger of |v̂| and the speed the new
     /// sample implies beyond its noise ((|innovation| − 2σ)/dt). A still head's slow wander (a few
     /// tenths of a millimetre a second in depth, from the face fit) is then followed like a
     /// low-pass follows it, not with the zero lag a constant-velocity model has on a ramp —
-    /// the rig's still jitter 0.13 → 0.05 mm; moving (v̂ ≫ `restSpeed`) τ is seconds long and
+    /// the rig's still jitter 0.13 → 0.05 mm; moving (v̂ ≫ `wanderSpeed`) τ is seconds long and
     /// nothing changes. 0 turns the decay off.
     public var restTime = 0.1
     /// Whether prediction brakes while the head slows down (see the type's docs).
@@ -99,7 +102,7 @@ public struct KalmanFilter: Sendable, Equatable {
         let pp = p + v * dt
         let nu = value - pp
         let surprise = max(0, abs(nu) - 2 * measurementNoise)
-        let speedRatio = max(abs(v), dt > 0 ? surprise / dt : 0) / restSpeed
+        let speedRatio = max(abs(v), dt > 0 ? surprise / dt : 0) / wanderSpeed
         let phi = restTime > 0 && dt > 0 ? exp(-dt / (restTime * (1 + speedRatio * speedRatio))) : 1
         v *= phi
         var q = stillNoise + (speedGain * v) * (speedGain * v)
