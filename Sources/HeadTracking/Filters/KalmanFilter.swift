@@ -9,13 +9,14 @@ import Foundation
 /// State x = [p, v] (position, velocity); between samples dt apart it moves as
 /// p ← p + v·dt, v ← φ·v (φ = 1 but near rest: `restTime`), with process noise from white acceleration of spectral density q
 /// (m²/s³): Q = q·[dt³/3, dt²/2; dt²/2, dt]. A sample measures p with variance r = σ²
-/// (σ = `measurementNoise`, metres).
+/// (σ = `noise`: `measurementNoise`, or the noise measured from the samples when larger).
 ///
 /// **Adaptive q.** q = `stillNoise` + (`speedGain`·|v̂|)², v̂ the filtered speed: a head at
 /// rest gets little process noise (heavy smoothing, low jitter) and a moving one much more
 /// (the filter trusts new samples and its velocity follows). A single large innovation (a head
-/// that starts to move) also raises q for that step: q is at least (`innovationGain`·|ν|/dt)²·dt
-/// for innovation ν, so a start is followed within a sample or two instead of the still
+/// that starts to move) also raises q for that step: q is at least (`innovationGain`·e/dt)²·dt
+/// for the innovation's excess over its noise e = max(0, |ν| − 2σ), so a start is followed
+/// within a sample or two instead of the still
 /// smoothing's time constant.
 ///
 /// **Prediction.** `position(at:)` extrapolates p + v·h, h = t − t_last capped at `maxLead` (the
@@ -68,9 +69,19 @@ public struct KalmanFilter: Sendable, Equatable {
     public var restTime = 0.1
     /// Whether prediction brakes while the head slows down (see the type's docs).
     public var brakes = true
+    /// Whether the sample noise is also measured from the samples (`noise`): a noisier tracker
+    /// than `measurementNoise` says (a real webcam in poor light) is then smoothed for the noise
+    /// it has, not passed through as motion.
+    public var adaptsNoise = true
     /// Covariance [[a, b], [b, c]].
     private var a = 0.0, b = 0.0, c = 0.0
     private var lastTime: Double?
+    /// The last two samples, and |second differences| of the last `Self.noiseWindow` samples (a ring).
+    private var previous: Double?, beforePrevious: Double?
+    private var secondDifferences: [Double] = []
+    private var nextDifference = 0
+    /// Samples whose second differences measure the noise (about a second at 30 Hz).
+    static let noiseWindow = 31
 
     /// Creates a filter; see the type's docs for the parameters.
     public init(measurementNoise: Double, stillNoise: Double, speedGain: Double, innovationGain: Double = 0, maxLead: Double = 0.1) {
@@ -85,10 +96,32 @@ public struct KalmanFilter: Sendable, Equatable {
     /// The time of the last sample (s), nil before one.
     public var time: Double? { lastTime }
 
+    /// The sample noise in effect (metres): `measurementNoise`, or when `adaptsNoise` the noise
+    /// measured from the samples if larger — the median |second difference| of the last
+    /// second's samples over 0.6745·√6 (white noise of σ gives second differences of spread
+    /// σ√6; a smooth head's are far smaller at 30 Hz, and the median ignores a move's few
+    /// large ones).
+    public var noise: Double {
+        guard adaptsNoise, secondDifferences.count >= 9 else { return measurementNoise }
+        let sorted = secondDifferences.sorted()
+        return max(measurementNoise, sorted[sorted.count / 2] / (0.6745 * 6.0.squareRoot()))
+    }
+
+    /// Records `value`'s second difference with the two samples before it.
+    private mutating func measureNoise(_ value: Double) {
+        if let p1 = previous, let p2 = beforePrevious {
+            let d = abs(value - 2 * p1 + p2)
+            if secondDifferences.count < Self.noiseWindow { secondDifferences.append(d) } else { secondDifferences[nextDifference] = d }
+            nextDifference = (nextDifference + 1) % Self.noiseWindow
+        }
+        beforePrevious = previous; previous = value
+    }
+
     /// Feeds `value` sampled at `t` (seconds); returns the filtered position at `t`. A sample not
     /// after the last one updates the position without moving time.
     public mutating func filter(_ value: Double, at t: Double) -> Double {
-        let r = measurementNoise * measurementNoise
+        if adaptsNoise && lastTime.map({ t > $0 }) ?? true { measureNoise(value) }
+        let sigma = noise, r = sigma * sigma
         guard let t0 = lastTime else {
             p = value; v = 0
             a = r; b = 0; c = (0.5 * 0.5)   // speed unknown: ±0.5 m/s
@@ -101,14 +134,14 @@ public struct KalmanFilter: Sendable, Equatable {
         // start is not held back).
         let pp = p + v * dt
         let nu = value - pp
-        let surprise = max(0, abs(nu) - 2 * measurementNoise)
+        let surprise = max(0, abs(nu) - 2 * sigma)
         let speedRatio = max(abs(v), dt > 0 ? surprise / dt : 0) / wanderSpeed
         let phi = restTime > 0 && dt > 0 ? exp(-dt / (restTime * (1 + speedRatio * speedRatio))) : 1
         v *= phi
         var q = stillNoise + (speedGain * v) * (speedGain * v)
         if dt > 0, innovationGain > 0 {
-            let surprise = innovationGain * abs(nu) / dt
-            q = max(q, surprise * surprise * dt)
+            let excess = innovationGain * surprise / dt
+            q = max(q, excess * excess * dt)
         }
         let dt2 = dt * dt
         var pa = a + 2 * dt * b + dt2 * c + q * dt2 * dt / 3
@@ -148,5 +181,8 @@ public struct KalmanFilter: Sendable, Equatable {
     }
 
     /// Forgets the state.
-    public mutating func reset() { lastTime = nil; p = 0; v = 0; acceleration = 0 }
+    public mutating func reset() {
+        lastTime = nil; p = 0; v = 0; acceleration = 0
+        previous = nil; beforePrevious = nil; secondDifferences.removeAll(keepingCapacity: true); nextDifference = 0
+    }
 }
