@@ -16,12 +16,18 @@ public final class RenderContext {
     /// to read. Meshes always write depth (their own depth test needs it); splats drawn last
     /// write theirs only when this is true — 8–13 % of a million-splat frame. The window,
     /// `bench` and `export` show colour alone and pass false; `render --depth-out` needs true.
-    public let producesDepth: Bool
+    /// It may change between frames (the window's `--reproject auto` turns it on when frames
+    /// get slow enough for the warp to pay).
+    public var producesDepth: Bool {
+        didSet { if splatsMade { splats.writesDepth = producesDepth } }
+    }
+    private var splatsMade = false
     /// The Gaussian-splat renderer (created on first use).
     public private(set) lazy var splats: SplatRenderer = {
         let r = SplatRenderer(threads: threads)
         r.blendKernel = blendKernel
         r.writesDepth = producesDepth
+        splatsMade = true
         return r
     }()
 

@@ -6,8 +6,8 @@ import LatencyRig
 struct WindowOptions: ParsableArguments {
     @OptionGroup var size: SizeOption
     @Flag(help: "Start fullscreen.") var fullscreen = false
-    @Option(help: "Late reprojection: each frame warped to the newest predicted eye just before it is presented (on); frames drawn on their own thread with every display refresh showing the newest one warped to that refresh's eye (async); or shown as rendered (off).")
-    var reproject: ReprojectMode = .off
+    @Option(help: "Late reprojection: each frame warped to the newest predicted eye just before it is presented (on); frames drawn on their own thread with every display refresh showing the newest one warped to that refresh's eye (async); shown as rendered (off); or on while frames take longer than 20 ms, off again below 12 ms (auto, the default).")
+    var reproject: ReprojectMode = .auto
     @OptionGroup var threads: ThreadsOption
     @Option(name: .customLong("stats-every"), parsing: .unconditional, help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",
             transform: Checked.number(in: 0.1...3600, "s"))
@@ -33,13 +33,13 @@ struct TestDrop: ArgumentGrammar {
 
 /// `--reproject off|on`: whether the window warps each rendered frame to the newest eye.
 enum ReprojectMode: String, ArgumentChoice {
-    case off, on, async
+    case off, on, async, auto
 
-    /// The rig's and the window's mode.
+    /// The rig's mode (the rig compares fixed modes: `auto` is the window's; it runs as `on`).
     var lateReprojection: LateReprojection {
         switch self {
         case .off: return .off
-        case .on: return .lateLatch
+        case .on, .auto: return .lateLatch
         case .async: return .async
         }
     }

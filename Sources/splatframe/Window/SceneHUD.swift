@@ -23,7 +23,8 @@ struct SceneHUD {
         let ms = screen.medianFrameMs
         var lines = [
             String(format: "%.1f ms  %.0f fps  %d×%d  %d threads", ms, 1000 / ms, fb.width, fb.height, screen.driver.context.threads)
-                + (screen.isAsynchronous ? String(format: "  shown at %.0f fps, each warped to its own eye", screen.timing.presentRate) : ""),
+                + (screen.isAsynchronous ? String(format: "  shown at %.0f fps, each warped to its own eye", screen.timing.presentRate) : "")
+                + (screen.latchSummary.map { "  " + $0 } ?? ""),
             Self.fitting(screen.tracking.source.name, maxWidth: maxWidth, width: width) { name in
                 String(format: "head %@ %@  eye %+.3f %+.3f %+.3f m", name, pose.state.rawValue, e.x, e.y, e.z)
                     + (latency.flatMap { $0.frames > 0 ? $0 : nil }.map {

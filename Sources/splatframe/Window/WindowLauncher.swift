@@ -32,7 +32,9 @@ enum WindowLauncher {
         defer { session.stop() }
         // The warp needs every frame's depth (splats too).
         let reprojects = windowOptions.reproject != .off
-        let driver = FrameDriver(scene: scene, setup: setup, context: RenderContext(threads: threads, producesDepth: reprojects),
+        // `auto` turns depth on only while it warps (SceneScreen).
+        let driver = FrameDriver(scene: scene, setup: setup,
+                                 context: RenderContext(threads: threads, producesDepth: reprojects && windowOptions.reproject != .auto),
                                  width: window.drawableSize.width, height: window.drawableSize.height)
         let stereo = windowOptions.stereo.resolved.map { mode, ipd in
             StereoRenderer(mode: mode, ipd: ipd, scene: scene, setup: setup, context: driver.context,
@@ -44,7 +46,7 @@ enum WindowLauncher {
         let screen = SceneScreen(window: window, driver: driver, tracking: session, stereo: stereo, text: WindowText(),
                                  modelFile: modelFile, configPath: config.path, dropOptions: dropOptions,
                                  reprojection: reprojects ? LateLatch(threads: threads) : nil,
-                                 asynchronous: windowOptions.reproject == .async)
+                                 asynchronous: windowOptions.reproject == .async, automatic: windowOptions.reproject == .auto)
         if let job = levelsJob() { screen.startLevels(job) }
         let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
             maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,
