@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural", "Workers"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO", "SplatLOD", "Downloads",
-                               "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
+                               "HeadTracking", "Settings", "Procedural", "Media", "Workers", "ZipReading"],
                 swiftSettings: fast),
         // Motion-to-photon latency against ground truth: the rendered head as a live camera, through the
         // program's own path (webcam source → tracker → frame driver → present), scored frame by frame.
