@@ -79,6 +79,11 @@ struct RenderCommand: ParsableCommand {
         if let sequence = sceneObject as? SplatSequenceScene, let failure = sequence.failure {
             throw FrameFailure(description: failure.message)
         }
+        if let sequence = sceneObject as? SplatSequenceScene {
+            FileHandle.standardError.write(Data(String(format: "splatframe: %@: frame %d of %d (%@) at %.3f s\n", sequence.name,
+                                                       sequence.shownFrame + 1, sequence.sequence.frames.count,
+                                                       sequence.sequence.frames[sequence.shownFrame].name, time ?? 0).utf8))
+        }
         try ImageFile.savePNG(fb.image(), to: out)
         if let depthOut { try PFMFile.save(width: fb.width, height: fb.height, values: fb.depthArray, to: depthOut) }
         FileHandle.standardError.write(Data(String(format: "splatframe: rendered %@ (%d primitives) at %dx%d in %.1f ms -> %@\n",

@@ -8,10 +8,12 @@ import Workers
 /// `budgetBytes` (`PreparedSplats.bytes`).
 ///
 /// Policy: walking the loop from the play head, frames already decoded count their bytes, frames
-/// not yet decoded count the last decoded frame's size (room is kept for them); a frame is kept
+/// not yet decoded count the largest frame seen so far (room is kept for them); a frame is kept
 /// while the running total stays within the budget, and the first missing one is decoded next
 /// when it fits. The frame at the play head is always kept and decoded, so a single frame larger
-/// than the budget still plays. Memory: the cache's bytes ≤ max(budget, one frame), plus the frame
+/// than the budget still plays. A frame larger than any before it may turn out not to fit once
+/// decoded: it is dropped and decoded again when there is room (sizes are learnt in the first
+/// loop; later loops decode each frame once). Memory: the cache's bytes ≤ max(budget, one frame), plus the frame
 /// being decoded. When the whole loop fits, every frame stays decoded and playback never waits.
 ///
 /// A frame that fails to decode is remembered as failed (with its one-line error) and not tried
@@ -75,7 +77,7 @@ public final class SequenceDecodeAhead: Sendable {
             state.update { s in
                 s.inFlight = nil
                 s.figures.decoded += 1
-                if bytes > 0 { s.estimate = bytes }
+                s.estimate = max(s.estimate, bytes)
                 s.cache[job] = (outcome, bytes)
                 s.trim(count: n, budget: budget)
             }

@@ -79,7 +79,7 @@ public struct SequenceSummary: Sendable, Codable, Equatable {
     /// Pretty-printed JSON (keys sorted).
     public var json: String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
     }
 }
