@@ -76,9 +76,7 @@ struct RenderCommand: ParsableCommand {
             record = driver.renderFrame(from: source, index: 0)
             fb = driver.framebuffer
         }
-        if let sequence = sceneObject as? SplatSequenceScene, let failure = sequence.failure {
-            throw FrameFailure(description: failure.message)
-        }
+        if let error = (sceneObject as? SplatSequenceScene)?.frameError { throw error }
         if let sequence = sceneObject as? SplatSequenceScene {
             FileHandle.standardError.write(Data(String(format: "splatframe: %@: frame %d of %d (%@) at %.3f s\n", sequence.name,
                                                        sequence.shownFrame + 1, sequence.sequence.frames.count,
@@ -90,9 +88,4 @@ struct RenderCommand: ParsableCommand {
                                                    sceneObject.name, sceneObject.primitiveCount, fb.width, fb.height,
                                                    record.stats.totalMs, out).utf8))
     }
-}
-
-/// A frame of an animated capture that could not be decoded (its one line names the file).
-struct FrameFailure: Error, CustomStringConvertible {
-    let description: String
 }

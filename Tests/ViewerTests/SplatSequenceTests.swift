@@ -113,6 +113,7 @@ import Workers
         let failure = try #require(scene.failure)
         #expect(failure.frame == 1 && failure.message.contains("b.ply") && !failure.message.contains("\n"), "\(failure.message)")
         #expect(scene.shownFrame == 0 && scene.statusLine?.contains("frame 2 failed") == true)
+        #expect(scene.frameError.map { "\($0)" } == failure.message)   // what render and export stop with
     }
 
     /// `render --time S`: the scene advanced to the source's start, then drawn S seconds on.

@@ -88,13 +88,13 @@ public final class SequenceDecodeAhead: Sendable {
     /// Moves the play head to `index` and returns that frame if it is decoded (nil: not yet — keep
     /// showing the previous one). Never blocks for a decode.
     public func take(_ index: Int) -> Outcome? {
-        let entry = state.update { s -> Locked<Outcome>? in
-            if s.playhead != index {
+        // The decoding thread is woken only when the play head moves.
+        let entry = state.withLock { s -> Locked<Outcome>?? in s.playhead == index ? .some(s.cache[index]?.outcome) : nil }
+            ?? state.update { s -> Locked<Outcome>? in
                 s.playhead = index
                 s.trim(count: count, budget: budgetBytes)
+                return s.cache[index]?.outcome
             }
-            return s.cache[index]?.outcome
-        }
         return entry?.withLock { $0 }
     }
 

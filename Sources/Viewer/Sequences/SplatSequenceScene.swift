@@ -37,6 +37,9 @@ public final class SplatSequenceScene: PlacedModelScene {
     private var lateFrame: Int?
     /// The last frame that failed to decode, with its one-line error.
     public private(set) var failure: (frame: Int, message: String)?
+    /// Frame-exact playback: the error of the last frame that failed to decode, for the headless
+    /// commands to stop on (the picture would show the frame before it).
+    public private(set) var frameError: ViewerError?
 
     /// `first`: frame 0 already prepared (the loader decoded it to fit the scene). `budgetBytes`:
     /// the decode-ahead's memory bound; nil for frame-exact decoding on the caller's thread.
@@ -95,6 +98,7 @@ public final class SplatSequenceScene: PlacedModelScene {
             shownFrame = index
         } catch {
             failure = (index, "\(error)")
+            frameError = error as? ViewerError ?? .sceneLoad(path: sequence.path, reason: "frame \(index + 1): \(error)")
         }
     }
 
