@@ -23,7 +23,7 @@ public struct SequenceSummary: Sendable, Codable, Equatable {
     public var prepareMs: Double
     /// Mean bytes of a prepared frame (what the decode-ahead's budget counts).
     public var preparedBytes: Int
-    /// Frames the default decode-ahead budget holds (`SplatSequenceScene.defaultBudgetBytes`).
+    /// Frames of this size the default decode-ahead budget holds (`SplatSequenceScene.defaultBudgetBytes`).
     public var framesInDefaultBudget: Int
     /// Readers' notes (first frame's), one line each.
     public var warnings: [String]
@@ -52,7 +52,7 @@ public struct SequenceSummary: Sendable, Codable, Equatable {
         return SequenceSummary(path: sequence.path, source: source, frames: splats.count, fps: sequence.fps, duration: sequence.duration,
                                splatsPerFrame: splats, shDegree: degree, decodeMs: decodeS / n * 1000, prepareMs: prepareS / n * 1000,
                                preparedBytes: meanBytes,
-                               framesInDefaultBudget: min(splats.count, SplatSequenceScene.defaultBudgetBytes / max(1, meanBytes)),
+                               framesInDefaultBudget: SplatSequenceScene.defaultBudgetBytes / max(1, meanBytes),
                                warnings: warnings)
     }
 
@@ -69,8 +69,9 @@ public struct SequenceSummary: Sendable, Codable, Equatable {
             "SH degree:   \(shDegree)",
             String(format: "decode:      %.1f ms + prepare %.1f ms per frame (mean): about %.0f frames/s on one thread",
                    decodeMs, prepareMs, costMs > 0 ? 1000 / costMs : 0),
-            String(format: "memory:      %.1f MB per prepared frame; the default %d MB budget holds %d of %d frames",
-                   Double(preparedBytes) / 1e6, SplatSequenceScene.defaultBudgetBytes >> 20, framesInDefaultBudget, frames),
+            String(format: "memory:      %.1f MB per prepared frame; the window's default %d MB budget holds %d such frames (%@)",
+                   Double(preparedBytes) / 1e6, SplatSequenceScene.defaultBudgetBytes >> 20, framesInDefaultBudget,
+                   framesInDefaultBudget >= frames ? "the whole loop: each frame decoded once" : "not the whole loop: decoded as it plays"),
         ]
         lines += warnings.map { "warning:     \($0)" }
         return lines.joined(separator: "\n") + "\n"
