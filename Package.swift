@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "HeadRig", dependencies: ["WebcamTracking", "Media", "RenderCore", "TriangleRaster", "ImageIO", "Procedural", "Workers"]),
         .target(name: "Viewer",
                 dependencies: ["RenderCore", "JSONInput", "ImageIO", "TriangleRaster", "SplatRender", "SceneIO", "SplatLOD", "Downloads",
-                               "HeadTracking", "Settings", "Procedural", "Media", "Workers"],
+                               "HeadTracking", "Settings", "Procedural", "Media", "Workers", "ZipReading"],
                 swiftSettings: fast),
         // Motion-to-photon latency against ground truth: the rendered head as a live camera, through the
         // program's own path (webcam source → tracker → frame driver → present), scored frame by frame.
@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "WebcamTrackingTests", dependencies: ["WebcamTracking", "HeadRig", "Media", "HeadTracking", "RenderCore", "TestSupport"]),
         .testTarget(name: "LatencyRigTests", dependencies: ["LatencyRig", "HeadRig", "WebcamTracking", "Media", "HeadTracking", "Viewer", "Reprojection", "RenderCore", "TestSupport"]),
         .testTarget(name: "HeadTrackingTests", dependencies: ["HeadTracking", "Settings", "TestSupport"]),
-        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "SplatLOD", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
+        .testTarget(name: "ViewerTests", dependencies: ["Viewer", "CZip", "Workers", "SplatLOD", "TriangleRaster", "SplatRender", "Bench", "Export", "Library", "SceneIO", "Procedural", "Settings", "HeadTracking", "ImageIO", "Media", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: simdFlags),
         .testTarget(name: "BenchTests", dependencies: ["Viewer", "Bench", "Export", "HeadTracking", "Settings", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: simdFlags),

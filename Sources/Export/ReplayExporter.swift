@@ -66,7 +66,10 @@ public final class ReplayExporter {
     public func export(to sink: ReplayFrameSink, progress: ((Int, Int) -> Void)? = nil) throws {
         while nextFrame < frameCount {
             let i = nextFrame
-            try sink.write(frame: i, framebuffer: renderNextFrame())
+            let framebuffer = renderNextFrame()
+            // An animated capture's frame that cannot be decoded stops the export (one line naming it).
+            if let error = (driver.scene as? SplatSequenceScene)?.frameError { throw error }
+            try sink.write(frame: i, framebuffer: framebuffer)
             progress?(i + 1, frameCount)
         }
         try sink.finish()

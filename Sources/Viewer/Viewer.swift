@@ -7,7 +7,8 @@
 // Layout: Frame/ (ViewingSetup: screen, viewport, neutral eye; EyeSource: where each frame's view
 // comes from; FrameDriver: the one per-frame step; RenderContext, FrameStats, LatencyMeter,
 // stereo, camera files, window placement), Scenes/ (the Scene protocol, SceneSource, mesh,
-// model and streamed-SOG scenes, PlacedModel, loading, placement).
+// model and streamed-SOG scenes, PlacedModel, loading, placement), Sequences/ (animated captures:
+// frames found in a folder, ZIP or sequence JSON, the play head, decode-ahead, the scene).
 // Contract: no SDL, no terminal I/O and no command-line flags here; the executable owns windows
 // and the command line. Bench, Export and Library build on this module.
 import RenderCore

@@ -31,6 +31,14 @@ public final class ZipArchive {
 
     deinit { zip_discard(handle) }
 
+    /// The names of the archive's entries, in directory order (folders end in `/`).
+    /// - Throws: `ZipError.unreadable` when libzip cannot list the directory.
+    public func entryNames() throws -> [String] {
+        let n = zip_get_num_entries(handle, 0)
+        guard n >= 0 else { throw ZipError.unreadable(file: file, reason: "libzip: \(String(cString: zip_strerror(handle)))") }
+        return (0..<UInt64(n)).compactMap { i in zip_get_name(handle, i, 0).map { String(cString: $0) } }
+    }
+
     /// True when the archive has an entry of exactly this name.
     public func contains(_ name: String) -> Bool { zip_name_locate(handle, name, 0) >= 0 }
 

@@ -3,13 +3,14 @@ import ArgumentParser
 import Downloads
 import Foundation
 import SceneIO
+import Viewer
 
 /// `splatframe info FILE [--json]`
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "info",
         abstract: "Print a scene file's format, elements, counts, bounds, SH degree, memory and load time.")
 
-    @Argument(help: "Scene file (.ply, .splat, .ksplat, .spz, .sog, .obj, .stl, .gltf, .glb, .fbx, .dae, .3ds), a SOG folder, a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded), or an https:// URL of a file (downloaded to $XDG_CACHE_HOME/splatframe/downloads).")
+    @Argument(help: "Scene file (.ply, .splat, .ksplat, .spz, .sog, .obj, .stl, .gltf, .glb, .fbx, .dae, .3ds), a SOG folder, an animated capture (a folder or .zip of splat files, a sequence JSON: frames, rate, splats per frame, decode time), a streamed SOG's lod-meta.json (levels and per-level counts; no chunk is decoded), or an https:// URL of a file (downloaded to $XDG_CACHE_HOME/splatframe/downloads).")
     var file: String
     @OptionGroup var download: DownloadOptionGroup
 
@@ -28,6 +29,12 @@ struct InfoCommand: ParsableCommand {
                 if let note = result.note { FileHandle.standardError.write(Data("warning: \(note)\n".utf8)) }
                 path = result.path
             }
+            if let sequence = try Self.sequence(path) {
+                let summary = try SequenceSummary.of(sequence, progress: progress.callback)
+                progress.finish()
+                print(json ? summary.json : summary.text, terminator: json ? "\n" : "")
+                return
+            }
             var info = try SceneFile.info(path: path, progress: progress.callback)
             if path != file { info.path = file }
             progress.finish()
@@ -35,6 +42,17 @@ struct InfoCommand: ParsableCommand {
         } catch {
             progress.finish()
             throw error
+        }
+    }
+
+    /// The animated capture `path` names (a folder or ZIP of splat files, a sequence JSON), if it is one.
+    static func sequence(_ path: String) throws -> SplatSequence? {
+        switch try? SceneSource.resolve(path) {
+        case .sequence(let p)?: return try SplatSequence.open(p)
+        case .sceneJSON(let p)?:
+            if case .sequence(let s) = try SceneJSON.load(p) { return s }
+            return nil
+        default: return nil
         }
     }
 }

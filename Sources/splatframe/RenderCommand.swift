@@ -15,6 +15,8 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var cameraOption: CameraOption
     @OptionGroup var sizeOption: SizeOption
     @Option(help: "Output PNG.") var out: String
+    @Option(help: ArgumentHelp("Scene time in seconds: an animated capture shows the frame due S seconds from its start (frame ⌊S·fps⌋, wrapping past the end); video walls their frame at S.", valueName: "S"))
+    var time: Double?
     @Option(name: .customLong("depth-out"), help: "Also write camera-space depth (metres along −Z, +inf = empty) as PFM.") var depthOut: String?
     @OptionGroup var threadsOption: ThreadsOption
     @OptionGroup var screenOptions: ScreenOptions
@@ -26,6 +28,9 @@ struct RenderCommand: ParsableCommand {
         guard (eyeOption.eye == nil) != (cameraOption.camera == nil) else {
             throw OptionError("--eye/--camera", "", "give exactly one of --eye X,Y,Z or --camera CAM.json")
         }
+        if let time, !(time.isFinite && time >= 0 && time <= 1e6) {
+            throw OptionError("--time", "\(time)", "expected seconds, 0…1000000")
+        }
         if stereoOptions.stereo != nil, let depthOut { throw OptionError("--depth-out", depthOut, "is for mono frames; drop --stereo") }
     }
 
@@ -34,7 +39,7 @@ struct RenderCommand: ParsableCommand {
         let threads = threadsOption.count
         let setup = ViewingSetup.resolve(screenFlag: screenOptions.flag(), config: try configOption.hermetic().file)
         let screen = setup.screen.value
-        let source: EyeSource
+        var source: EyeSource
         var width: Int, height: Int
         if let camera = cameraOption.camera {
             let cam = try CameraFile.load(camera)
@@ -53,6 +58,11 @@ struct RenderCommand: ParsableCommand {
         let loader = try SceneLoader.load(source: scene, options: options, progress: scene.path.flatMap(LoadProgress.reporter(for:)))
         for w in loader.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let sceneObject = try cameraOption.camera != nil ? loader.sceneInOwnCoordinates(screen: screen) : loader.scene(screen: screen)
+        if let time {
+            // Time starts at the first advance: the source's start, then the frame S seconds on.
+            sceneObject.advance(to: source.sceneTime(frame: 0, view: source.view(frame: 0)))
+            source = TimeShiftedEyeSource(source, by: time)
+        }
         let context = RenderContext(threads: threads, producesDepth: depthOut != nil)
         let record: FrameRecord, fb: Framebuffer
         if let (mode, ipd) = stereoOptions.resolved {
@@ -65,6 +75,12 @@ struct RenderCommand: ParsableCommand {
             let driver = FrameDriver(scene: sceneObject, setup: setup, context: context, width: width, height: height)
             record = driver.renderFrame(from: source, index: 0)
             fb = driver.framebuffer
+        }
+        if let error = (sceneObject as? SplatSequenceScene)?.frameError { throw error }
+        if let sequence = sceneObject as? SplatSequenceScene {
+            FileHandle.standardError.write(Data(String(format: "splatframe: %@: frame %d of %d (%@) at %.3f s\n", sequence.name,
+                                                       sequence.shownFrame + 1, sequence.sequence.frames.count,
+                                                       sequence.sequence.frames[sequence.shownFrame].name, time ?? 0).utf8))
         }
         try ImageFile.savePNG(fb.image(), to: out)
         if let depthOut { try PFMFile.save(width: fb.width, height: fb.height, values: fb.depthArray, to: depthOut) }

@@ -19,7 +19,7 @@ struct SceneDescriptionTests {
         try Data("{\"type\":\"cube\",\"walls\":{\"sideways\":\"x.png\"}}".utf8).write(to: bad)
         #expect(throws: ViewerError.self) { try SceneDescription.load(bad.path) }
         for (text, says) in [(#"{"type":"cube","walls":{"back":3}}"#, "walls.back: expected a picture or video file path, found 3"),
-                             (#"{"type":"room"}"#, "type: expected \"cube\" or \"scene\", found the string \"room\""),
+                             (#"{"type":"room"}"#, "type: expected \"cube\", \"scene\" or \"sequence\", found the string \"room\""),
                              (#"{"type":"cube","depth":-1}"#, "depth: expected a room depth in metres"),
                              (#"{"type":"cube","targets":1}"#, "targets: expected true or false, found 1")] {
             try Data(text.utf8).write(to: bad)

@@ -99,3 +99,16 @@ public final class LiveEyeSource: EyeSource {
     public var name: String { "live" }
     public func view(frame index: Int) -> FrameView { .pose(session.pose(at: MonotonicClock.now())) }
 }
+
+/// Another source's views, with its frame clock moved on by `seconds` (`render --time S`: the
+/// fixed eye's time 0 becomes S). Content starts at the first time it is given, so the caller
+/// first advances the scene to the base source's start (`Scene.advance(to: 0)`), then draws.
+public final class TimeShiftedEyeSource: EyeSource {
+    public let base: EyeSource
+    /// Seconds added to the base source's scene time.
+    public let seconds: Double
+    public init(_ base: EyeSource, by seconds: Double) { self.base = base; self.seconds = seconds }
+    public var name: String { base.name }
+    public func view(frame index: Int) -> FrameView { base.view(frame: index) }
+    public func sceneTime(frame index: Int, view: FrameView) -> Double { base.sceneTime(frame: index, view: view) + seconds }
+}

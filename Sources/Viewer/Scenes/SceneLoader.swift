@@ -17,9 +17,9 @@ import Workers
 public struct SceneLoader {
     /// The scene as named.
     public private(set) var path: String
-    private var kind: Kind
+    var kind: Kind
 
-    private enum Kind {
+    enum Kind {
         case description(SceneDescription, SceneDescription.Walls)
         case sphere(triangles: Int)
         case model(LoadedScene, name: String, sidecar: String?)
@@ -27,6 +27,8 @@ public struct SceneLoader {
         case streamed(StreamedSOG, fitBounds: Bounds, name: String, sidecar: String)
         /// Model files placed together; each file read once (by its resolved path).
         case mixed(MixedSceneDescription, walls: SceneDescription.Walls?, files: [String: ObjectModel], name: String)
+        /// An animated capture with its first frame decoded (the fit); `sidecar`: where its placement is saved.
+        case sequence(SplatSequence, first: SplatCloud, sidecar: String?)
     }
 
     /// Options for model files.
@@ -57,6 +59,10 @@ public struct SceneLoader {
         /// Scenes named by URL: where they are cached (none: a temporary folder removed once the
         /// file is read), the size limit, plain http.
         public var download = DownloadOptions(cacheFolder: nil)
+        /// Animated captures with `.realtime` `videoPlayback` (the window): the memory bound of the
+        /// frames decoded ahead (bytes of prepared splats; `SequenceDecodeAhead`). Frame-exact
+        /// playback decodes the due frame on the frame's thread instead.
+        public var sequenceBudgetBytes = SplatSequenceScene.defaultBudgetBytes
         public init() {}
     }
 
@@ -126,7 +132,11 @@ public struct SceneLoader {
                     files[o.file] = model
                 }
                 kind = .mixed(m, walls: walls, files: files, name: (path as NSString).lastPathComponent)
+            case .sequence(let sequence):
+                (kind, fileAntialiased, warnings) = try Self.sequenceKind(sequence, sidecar: nil, cancelled: cancelled)
             }
+        case .sequence(let path):
+            (kind, fileAntialiased, warnings) = try Self.sequenceKind(try SplatSequence.open(path), sidecar: path, cancelled: cancelled)
         case let .streamedSOG(path, meta):
             let sog = try StreamedSOG.open(meta)
             if let l = options.lod.forcedLevel, l < 0 || l >= sog.levelCount {
@@ -265,6 +275,8 @@ public struct SceneLoader {
             return try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: optionsWithFileFlags)
         case let .mixed(d, walls, files, name):
             return mixedScene(d, walls: walls, files: files, name: name, screen: screen)
+        case let .sequence(sequence, first, sidecar):
+            return try sequenceScene(sequence, first: first, sidecar: sidecar, screen: screen)
         }
         if options.twoSidedBuiltIns {
             for i in built.items.indices { built.items[i].settings.twoSidedLighting = true }
@@ -279,6 +291,11 @@ public struct SceneLoader {
         }
         if case let .streamed(sog, bounds, name, sidecar) = kind {
             let s = try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: optionsWithFileFlags, room: false)
+            s.ownCoordinates = true
+            return s
+        }
+        if case let .sequence(sequence, first, sidecar) = kind {
+            let s = try sequenceScene(sequence, first: first, sidecar: sidecar, screen: screen, room: false)
             s.ownCoordinates = true
             return s
         }
@@ -380,7 +397,7 @@ public struct SceneLoader {
             return ObjectModel(scene: .mesh(mesh), up: .posY)
         case .generated(let n):
             return ObjectModel(scene: .splats(SplatSceneGenerator.object(count: n)), up: .posY)
-        case .room, .sceneJSON:
+        case .room, .sceneJSON, .sequence:
             throw ViewerError.sceneLoad(path: file, reason: "a scene's objects are model files, not the room or scene JSON (in \(json))")
         case .file(let path), .streamedSOG(let path, _):
             let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)

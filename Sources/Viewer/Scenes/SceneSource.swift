@@ -1,5 +1,6 @@
 // SceneSource — what a scene name or path means, decided once: `cube`, `sphere:N`,
-// `generate:N`, a scene JSON, a streamed SOG, or a file SceneIO reads. Every command, the
+// `generate:N`, a scene JSON, a streamed SOG, an animated capture (a folder or ZIP of splat
+// files), or a file SceneIO reads. Every command, the
 // library and drops on the window go through `resolve`.
 import Downloads
 import Foundation
@@ -18,6 +19,10 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
     case sceneJSON(path: String)
     /// A streamed SOG: `lod-meta.json` (`meta`) as named by `path` (the file or its folder).
     case streamedSOG(path: String, meta: String)
+    /// An animated capture: a folder that is not a SOG (no `meta.json` or `lod-meta.json`), or a
+    /// `.zip` without a `meta.json` entry, of splat files (`SplatSequence.open`). A scene JSON of
+    /// `"type": "sequence"` is a `sceneJSON`.
+    case sequence(path: String)
     /// A mesh, splat or point-cloud file, or a SOG (`.sog`, a folder, its `meta.json`): SceneIO reads it.
     case file(path: String)
     /// An `http(s)://` URL of one such file: downloaded first (`Downloads`), then read as a file.
@@ -49,6 +54,10 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
         }
         if isSceneDescription(text) { return .sceneJSON(path: text) }
         if let meta = StreamedSOG.metaPath(for: text) { return .streamedSOG(path: text, meta: meta) }
+        if SplatSequence.isFrameFolder(text) { return .sequence(path: text) }
+        if SplatSequence.isFrameZip(text), !((try? SplatSequence.zipEntryNames(text)) ?? []).contains("meta.json") {
+            return .sequence(path: text)
+        }
         return .file(path: text)
     }
 
@@ -63,7 +72,7 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
     /// streamed SOGs; nil for built-in scenes and scene JSON.
     public var modelFile: String? {
         switch self {
-        case .file(let p), .streamedSOG(let p, _): return p
+        case .file(let p), .streamedSOG(let p, _), .sequence(let p): return p
         default: return nil
         }
     }
@@ -71,7 +80,7 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
     /// The file or folder read, if any.
     public var path: String? {
         switch self {
-        case .file(let p), .streamedSOG(let p, _), .sceneJSON(let p): return p
+        case .file(let p), .streamedSOG(let p, _), .sceneJSON(let p), .sequence(let p): return p
         default: return nil
         }
     }
@@ -90,7 +99,7 @@ public enum SceneSource: Sendable, Equatable, CustomStringConvertible {
         case .room: return "cube"
         case .sphere(let n): return "sphere:\(n)"
         case .generated(let n): return "generate:\(n)"
-        case .sceneJSON(let p), .streamedSOG(let p, _), .file(let p), .url(let p): return p
+        case .sceneJSON(let p), .streamedSOG(let p, _), .sequence(let p), .file(let p), .url(let p): return p
         }
     }
 }

@@ -27,6 +27,9 @@ enum WindowAction: Equatable {
     case turnModel(yaw: Float, pitch: Float)
     case zoomModel(Float)
     case cycleUpAxis, resetPlacement, savePlacement
+    /// Animated captures: play or pause; pause and step by frames.
+    case togglePlaying
+    case stepFrames(Int)
     /// Card calibration: grow or shrink the outline by steps (fine with Shift), save the size.
     case resizeCard(Double, fine: Bool)
     case saveCard
@@ -101,6 +104,10 @@ enum KeyBindings {
         KeyBinding(label: "u", keys: [.char("u")], action: .cycleUpAxis, screens: [.scene], help: "cycle a model's up axis (3DGS captures are y-down: -y is the default for splats; --up sets it)"),
         KeyBinding(label: "0", keys: [.char("0")], action: .resetPlacement, screens: [.scene], help: "reset the model's placement"),
         KeyBinding(label: "s", keys: [.char("s")], action: .savePlacement, screens: [.scene], help: "save the model's placement next to its file (FILE.splatframe.json)"),
+        KeyBinding(label: "Space, comma, period", keys: [.sdl(SDLK_SPACE)], action: .togglePlaying, screens: [.scene],
+                   help: "animated capture: play/pause; step a frame back, forward (pauses)"),
+        KeyBinding(label: "", keys: [.char(",")], action: .stepFrames(-1), screens: [.scene], help: ""),
+        KeyBinding(label: "", keys: [.char(".")], action: .stepFrames(1), screens: [.scene], help: ""),
         KeyBinding(label: "arrows, Page Up/Down, Home, End", keys: [.sdl(SDLK_LEFT)], action: .moveSelection(.left), screens: [.library],
                    help: "library: move the selection"),
         KeyBinding(label: "", keys: [.sdl(SDLK_RIGHT)], action: .moveSelection(.right), screens: [.library], help: ""),

@@ -132,6 +132,10 @@ final class SceneScreen {
         case .cycleUpAxis:
             place { $0.up = $0.up.next; flash("UP AXIS \($0.up.rawValue.uppercased())") }
         case .resetPlacement: place { $0 = Placement(up: $0.up); flash("PLACEMENT RESET") }
+        case .togglePlaying, .stepFrames:
+            guard let sequence = scene as? SplatSequenceScene else { return flash("NOT AN ANIMATED CAPTURE") }
+            if case .stepFrames(let n) = action { sequence.step(by: n) } else { sequence.togglePlaying() }
+            flash("\(sequence.clock.isPlaying ? "PLAYING" : "PAUSED") FRAME \(sequence.clock.frame + 1)/\(sequence.clock.count)")
         case .savePlacement:
             guard let p = scene.placement, let file = modelFile else { return }
             do {
