@@ -21,12 +21,17 @@ struct LateLatchTests {
         func view(frame index: Int) -> FrameView { .pose(tracker.update(sample: sample, at: time)) }
     }
 
-    @Test func thePresentedFrameShowsTheEyeReadAfterRendering() throws {
+    /// A tracker that shows each sample as it is: no filter, no prediction, no ease-in.
+    static func rawTracker() -> HeadTracker {
         var settings = HeadTrackerSettings()
         settings.filter = .none
         settings.predictionHorizon = nil
         settings.easeInDuration = 0
-        let tracker = HeadTracker(settings: settings)
+        return HeadTracker(settings: settings)
+    }
+
+    @Test func thePresentedFrameShowsTheEyeReadAfterRendering() throws {
+        let tracker = Self.rawTracker()
         tracker.presentLead = 0.02
         let setup = ViewingSetup()
         let driver = FrameDriver(scene: try SceneLoader.load(path: "cube").scene(screen: setup.screen.value), setup: setup,
@@ -52,11 +57,7 @@ struct LateLatchTests {
     }
 
     @Test func inStereoEachEyeIsWarpedToItsOwnNewPoint() throws {
-        var settings = HeadTrackerSettings()
-        settings.filter = .none
-        settings.predictionHorizon = nil
-        settings.easeInDuration = 0
-        let tracker = HeadTracker(settings: settings)
+        let tracker = Self.rawTracker()
         let setup = ViewingSetup()
         let scene = try SceneLoader.load(path: "cube").scene(screen: setup.screen.value)
         let (width, height) = (640, 180)
