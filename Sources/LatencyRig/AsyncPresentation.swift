@@ -3,6 +3,7 @@
 // at that refresh (`LateLatch`), so a heavy scene drawn at 20 fps is shown at the display's rate.
 // The window and the rig present through it alike.
 import Foundation
+import HeadTracking
 import RenderCore
 import Viewer
 
@@ -31,11 +32,25 @@ public final class AsyncPresentation {
         period = 1 / min(240, max(10, refreshRate))
     }
 
-    /// Picks up a finished frame (it becomes the warp's source; `finished` hears its record and
-    /// may read the driver, which is idle meanwhile) and, when the renderer is free, starts the
-    /// next frame with the job `next` makes for its index (the eye read for it should be
-    /// predicted over `renderLead`).
-    public func pump(next: (Int) -> AsyncFrameRenderer.Job, finished: (FrameRecord, FrameDriver) -> Void) {
+    /// Keeps the renderer busy until the display's next refresh: picks up each finished frame
+    /// (it becomes the warp's source; `finished` hears its record and may read the driver, idle
+    /// meanwhile) and starts the next one when the renderer is free, with the eye `eyes` gives
+    /// predicted to when that frame will be finished (`tracker`'s lead set to `renderLead`) —
+    /// each refresh then warps it to its own eye — seen through `setup` at `width`×`height`.
+    public func waitForRefresh(eyes: EyeSource, tracker: HeadTracker, setup: ViewingSetup, width: Int, height: Int,
+                               finished: (FrameRecord, FrameDriver) -> Void) {
+        func pump() { self.pump(eyes: eyes, tracker: tracker, setup: setup, width: width, height: height, finished: finished) }
+        pump()
+        while true {
+            let now = MonotonicClock.now()
+            guard now < deadline else { break }
+            if renderer.waitForFrame(seconds: deadline - now) { pump() }
+        }
+        deadline = max(deadline + period, MonotonicClock.now())
+    }
+
+    private func pump(eyes: EyeSource, tracker: HeadTracker, setup: ViewingSetup, width: Int, height: Int,
+                      finished: (FrameRecord, FrameDriver) -> Void) {
         var taken = false
         renderer.takeFinished { record, driver in
             guard latch.setSource(record, driver: driver) else { return }
@@ -45,19 +60,13 @@ public final class AsyncPresentation {
         }
         if taken, let s = submitted { renderLead = renderLeads.presented(at: MonotonicClock.now(), viewTime: s) }
         guard !renderer.isBusy else { return }
-        if renderer.submit(next(nextIndex)) {
+        tracker.presentLead = renderLead
+        let view = eyes.view(frame: nextIndex)
+        let job = AsyncFrameRenderer.Job(view: view, sceneTime: eyes.sceneTime(frame: nextIndex, view: view), setup: setup,
+                                         width: width, height: height, index: nextIndex)
+        if renderer.submit(job) {
             submitted = MonotonicClock.now()
             nextIndex += 1
         }
-    }
-
-    /// Waits for the next refresh, calling `pump` whenever a frame finishes meanwhile.
-    public func waitForRefresh(pump: () -> Void) {
-        while true {
-            let now = MonotonicClock.now()
-            guard now < deadline else { break }
-            if renderer.waitForFrame(seconds: deadline - now) { pump() }
-        }
-        deadline = max(deadline + period, MonotonicClock.now())
     }
 }

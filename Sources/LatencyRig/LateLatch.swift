@@ -30,16 +30,10 @@ public final class LateLatch {
     /// cannot be warped (then present the frame as drawn).
     public func latch(_ record: FrameRecord, driver: FrameDriver, tracker: HeadTracker, readPose: (Double) -> HeadPose,
                       now: Double) -> HeadPose? {
-        lateRead = nil
-        guard case .pose = record.view else { return nil }
-        let late = read(tracker, readPose, now)
-        output.resize(width: driver.framebuffer.width, height: driver.framebuffer.height)
-        guard let stats = try? timewarp.warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: output) else {
-            return nil
+        guard case .pose = record.view else { lateRead = nil; return nil }
+        return latched(tracker, readPose, now) { late in
+            try warp(driver.framebuffer, from: record.camera, to: driver.camera(for: .pose(late)), into: output)
         }
-        lastWarpMs = stats.totalMs
-        lateRead = now
-        return late
     }
 
     /// Stereo: reads the eye again as `latch` does, warps each eye's frame (drawn for `record`'s
@@ -48,23 +42,18 @@ public final class LateLatch {
     /// pair as drawn).
     public func latch(_ record: FrameRecord, stereo: StereoRenderer, tracker: HeadTracker, readPose: (Double) -> HeadPose,
                       now: Double) -> HeadPose? {
-        lateRead = nil
-        guard case .pose(let drawn) = record.view else { return nil }
-        let late = read(tracker, readPose, now)
-        var warpMs = 0.0
-        let was = stereo.eyes(for: drawn), will = stereo.eyes(for: late)
-        for (driver, from, to, into) in [(stereo.left, was.left, will.left, output), (stereo.right, was.right, will.right, rightOutput)] {
-            var a = drawn, b = late
-            a.position = from; b.position = to
-            into.resize(width: driver.framebuffer.width, height: driver.framebuffer.height)
-            guard let stats = try? timewarp.warp(driver.framebuffer, from: driver.camera(for: .pose(a)),
-                                                 to: driver.camera(for: .pose(b)), into: into) else { return nil }
-            warpMs += stats.totalMs
+        guard case .pose(let drawn) = record.view else { lateRead = nil; return nil }
+        return latched(tracker, readPose, now) { late in
+            let was = stereo.eyes(for: drawn), will = stereo.eyes(for: late)
+            var ms = 0.0
+            for (driver, from, to, into) in [(stereo.left, was.left, will.left, output), (stereo.right, was.right, will.right, rightOutput)] {
+                var a = drawn, b = late
+                a.position = from; b.position = to
+                ms += try warp(driver.framebuffer, from: driver.camera(for: .pose(a)), to: driver.camera(for: .pose(b)), into: into)
+            }
+            stereo.compose(left: output, right: rightOutput)
+            return ms
         }
-        stereo.compose(left: output, right: rightOutput)
-        lastWarpMs = warpMs
-        lateRead = now
-        return late
     }
 
     /// `--reproject async`: makes the frame `driver` just finished (drawn for `record`) the
@@ -82,20 +71,35 @@ public final class LateLatch {
     /// pose shown, or nil before any source is set.
     public func warpSource(setup: ViewingSetup, width: Int, height: Int, tracker: HeadTracker,
                            readPose: (Double) -> HeadPose, now: Double) -> HeadPose? {
-        lateRead = nil
-        guard timewarp.hasSource else { return nil }
-        let late = read(tracker, readPose, now)
-        output.resize(width: width, height: height)
-        guard let stats = try? timewarp.warp(to: setup.camera(eye: late.eye, width: output.width, height: output.height),
-                                             into: output) else { return nil }
-        lastWarpMs = stats.totalMs
-        lateRead = now
-        return late
+        guard timewarp.hasSource else { lateRead = nil; return nil }
+        return latched(tracker, readPose, now) { late in
+            try warp(nil, from: nil, to: setup.camera(eye: late.eye, width: max(1, width), height: max(1, height)), into: output)
+        }
     }
 
     /// The latched frame was presented at `time` (same clock as `now`).
     public func presented(at time: Double) {
         if let lateRead { lead = leads.presented(at: time, viewTime: lateRead) }
+    }
+
+    /// Reads the eye at `now` and runs `warps` with it (returning its milliseconds); on success
+    /// keeps the time and the read for `presented`, and returns the eye read.
+    private func latched(_ tracker: HeadTracker, _ readPose: (Double) -> HeadPose, _ now: Double,
+                         _ warps: (HeadPose) throws -> Double) -> HeadPose? {
+        lateRead = nil
+        let late = read(tracker, readPose, now)
+        guard let ms = try? warps(late) else { return nil }
+        lastWarpMs = ms
+        lateRead = now
+        return late
+    }
+
+    /// `frame` (nil: the source already set) drawn with `from`, warped to `to` into `into` (sized
+    /// to `to`); the warp's milliseconds.
+    private func warp(_ frame: Framebuffer?, from: Camera?, to: Camera, into: Framebuffer) throws -> Double {
+        into.resize(width: to.width, height: to.height)
+        if let frame, let from { return try timewarp.warp(frame, from: from, to: to, into: into).totalMs }
+        return try timewarp.warp(to: to, into: into).totalMs
     }
 
     /// The eye read at `now`, predicted over this latch's lead (the tracker's own lead restored).

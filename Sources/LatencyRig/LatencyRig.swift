@@ -101,18 +101,8 @@ public final class LatencyRig {
         let setup = driver.setup, width = driver.framebuffer.width, height = driver.framebuffer.height
         let presentation = AsyncPresentation(driver: driver, refreshRate: configuration.displayHz)
         defer { presentation.renderer.stop() }
-        let pump = {
-            presentation.pump(next: { index in
-                // Drawn for where the eye will be when the frame is finished; each refresh then
-                // warps it to that refresh's own eye.
-                tracker.presentLead = presentation.renderLead
-                let view = eyes.view(frame: index)
-                return .init(view: view, sceneTime: MonotonicClock.now() - origin, setup: setup, width: width, height: height, index: index)
-            }, finished: { _, _ in })
-        }
         while MonotonicClock.now() - origin < configuration.motion.duration {
-            pump()
-            presentation.waitForRefresh(pump: pump)
+            presentation.waitForRefresh(eyes: eyes, tracker: tracker, setup: setup, width: width, height: height) { _, _ in }
             let read = MonotonicClock.now()
             guard let late = presentation.latch.warpSource(setup: setup, width: width, height: height, tracker: tracker,
                                                            readPose: { tracker.pose(at: $0) }, now: read) else { continue }

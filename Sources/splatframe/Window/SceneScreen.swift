@@ -247,7 +247,7 @@ final class SceneScreen {
                 ?? reprojection.latch(record, driver: driver, tracker: tracking.tracker, readPose: read, now: now)
             if let late { shownPose = late; latched = true }
         }
-        let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
+        let pose = Self.shownPose(record)
         timing.frameComplete(pose: pose, at: record.complete, renderMs: record.renderMs)
         drawOverlays(stats: record.stats, pose: pose, help: help)
         text.endFrame()
@@ -274,22 +274,10 @@ final class SceneScreen {
     /// `--reproject async`: keeps the renderer busy, waits for the display's next refresh, then
     /// presents the newest finished frame warped to the eye read at that moment.
     private func drawAsyncFrame(_ async: AsyncPresentation, help: Bool) throws -> Double {
-        let pump = {
-            async.pump(next: { index in
-                // Drawn for where the eye will be when the frame is finished; each refresh then
-                // warps it to that refresh's own eye.
-                self.tracking.tracker.presentLead = async.renderLead
-                let view = self.eyes.view(frame: index)
-                return .init(view: view, sceneTime: self.eyes.sceneTime(frame: index, view: view), setup: self.setup,
-                             width: self.frameSize.width, height: self.frameSize.height, index: index)
-            }, finished: { record, driver in
-                self.asyncFigures = SceneFigures(driver.scene)
-                let pose = record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
-                self.timing.frameComplete(pose: pose, at: record.complete, renderMs: record.renderMs)
-            })
+        async.waitForRefresh(eyes: eyes, tracker: tracking.tracker, setup: setup, width: frameSize.width, height: frameSize.height) { record, driver in
+            self.asyncFigures = SceneFigures(driver.scene)
+            self.timing.frameComplete(pose: Self.shownPose(record), at: record.complete, renderMs: record.renderMs)
         }
-        pump()
-        async.waitForRefresh(pump: pump)
         let now = MonotonicClock.now()
         guard let late = async.latch.warpSource(setup: setup, width: frameSize.width, height: frameSize.height,
                                                 tracker: tracking.tracker, readPose: { self.tracking.pose(at: $0) }, now: now) else {
@@ -303,6 +291,11 @@ final class SceneScreen {
         async.latch.presented(at: presented)
         _ = timing.presented(at: presented, viewTime: now, pose: late)
         return async.shown?.renderMs ?? 0
+    }
+
+    /// The pose `record` was drawn for; a camera view (no eye) counts as a lost head at rest.
+    private static func shownPose(_ record: FrameRecord) -> HeadPose {
+        record.view.pose ?? HeadPose(time: record.viewTime, position: Vec3d(0, 0, 0.6), state: .lost)
     }
 
     /// What is drawn over the scene: screenshots taken first (the scene alone), then the load's
