@@ -80,6 +80,10 @@ public struct KalmanFilter: Sendable, Equatable {
     private var previous: Double?, beforePrevious: Double?
     private var secondDifferences: [Double] = []
     private var nextDifference = 0
+    /// The noise the last second's samples show (metres; 0 before 9 second differences), and the
+    /// buffer its median is sorted in (reused: nothing is allocated per sample once it is full).
+    private var measuredNoise = 0.0
+    private var sorting: [Double] = []
     /// Samples whose second differences measure the noise (about a second at 30 Hz).
     static let noiseWindow = 31
 
@@ -101,11 +105,7 @@ public struct KalmanFilter: Sendable, Equatable {
     /// second's samples over 0.6745·√6 (white noise of σ gives second differences of spread
     /// σ√6; a smooth head's are far smaller at 30 Hz, and the median ignores a move's few
     /// large ones).
-    public var noise: Double {
-        guard adaptsNoise, secondDifferences.count >= 9 else { return measurementNoise }
-        let sorted = secondDifferences.sorted()
-        return max(measurementNoise, sorted[sorted.count / 2] / (0.6745 * 6.0.squareRoot()))
-    }
+    public var noise: Double { adaptsNoise ? max(measurementNoise, measuredNoise) : measurementNoise }
 
     /// Records `value`'s second difference with the two samples before it.
     private mutating func measureNoise(_ value: Double) {
@@ -113,6 +113,16 @@ public struct KalmanFilter: Sendable, Equatable {
             let d = abs(value - 2 * p1 + p2)
             if secondDifferences.count < Self.noiseWindow { secondDifferences.append(d) } else { secondDifferences[nextDifference] = d }
             nextDifference = (nextDifference + 1) % Self.noiseWindow
+            if secondDifferences.count >= 9 {
+                sorting.removeAll(keepingCapacity: true)
+                for d in secondDifferences {   // insertion sort: 31 values at most
+                    var i = sorting.count
+                    sorting.append(d)
+                    while i > 0 && sorting[i - 1] > d { sorting[i] = sorting[i - 1]; i -= 1 }
+                    sorting[i] = d
+                }
+                measuredNoise = sorting[sorting.count / 2] / (0.6745 * 6.0.squareRoot())
+            }
         }
         beforePrevious = previous; previous = value
     }
@@ -184,5 +194,6 @@ public struct KalmanFilter: Sendable, Equatable {
     public mutating func reset() {
         lastTime = nil; p = 0; v = 0; acceleration = 0
         previous = nil; beforePrevious = nil; secondDifferences.removeAll(keepingCapacity: true); nextDifference = 0
+        measuredNoise = 0
     }
 }
