@@ -88,17 +88,21 @@ public struct GLTFBuilder {
     }
 
     /// The `.glb` bytes.
-    public func glb() -> Data {
-        var j = [UInt8](document())
+    public func glb() -> Data { Data(Self.glb(json: [UInt8](document()), bin: bin)) }
+
+    /// A `.glb` container holding `json` and the binary chunk `bin`, each padded to 4 bytes
+    /// (JSON with spaces, the binary with zeros), written here rather than by SceneIO's writer
+    /// so that test files do not depend on the code they test.
+    public static func glb(json: [UInt8], bin: [UInt8]) -> [UInt8] {
+        var j = json, b = bin
         while j.count % 4 != 0 { j.append(0x20) }
-        var b = bin
         while b.count % 4 != 0 { b.append(0) }
         var out: [UInt8] = []
         func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
-        u32(0x4654_6C67); u32(2); u32(12 + 8 + j.count + 8 + b.count)
-        u32(j.count); u32(0x4E4F_534A); out += j
-        u32(b.count); u32(0x004E_4942); out += b
-        return Data(out)
+        u32(0x4654_6C67); u32(2); u32(12 + 8 + j.count + 8 + b.count)   // "glTF", version 2, length
+        u32(j.count); u32(0x4E4F_534A); out += j                          // "JSON"
+        u32(b.count); u32(0x004E_4942); out += b                          // "BIN\0"
+        return out
     }
 
     /// The `.gltf` text with the buffer embedded as a base64 data URI.

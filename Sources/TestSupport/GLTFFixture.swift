@@ -104,17 +104,9 @@ public struct GLTFFixture {
             pngBytes = Array(try Data(contentsOf: URL(fileURLWithPath: tmp)))
             try? FileManager.default.removeItem(atPath: tmp)
         }
-        var (json, bin) = document(bufferURI: nil, imageURI: nil, imageBytes: pngBytes)
-        var jsonBytes = Array(json.utf8)
-        while jsonBytes.count % 4 != 0 { jsonBytes.append(0x20) }
-        while bin.count % 4 != 0 { bin.append(0) }
-        var out: [UInt8] = []
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
-        out += Array("glTF".utf8); u32(2); u32(12 + 8 + jsonBytes.count + 8 + bin.count)
-        u32(jsonBytes.count); out += Array("JSON".utf8); out += jsonBytes
-        u32(bin.count); out += [0x42, 0x49, 0x4E, 0x00]; out += bin
+        let (json, bin) = document(bufferURI: nil, imageURI: nil, imageBytes: pngBytes)
         let path = (folder as NSString).appendingPathComponent(name + ".glb")
-        try Data(out).write(to: URL(fileURLWithPath: path))
+        try Data(GLTFBuilder.glb(json: Array(json.utf8), bin: bin)).write(to: URL(fileURLWithPath: path))
         return path
     }
 
