@@ -23,31 +23,12 @@ import argparse
 import json
 import math
 import struct
-import sys
 
 import numpy as np
 
+from ply_floats import read_ply
+
 KHR = "KHR_gaussian_splatting"
-
-
-def read_ply(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    end = data.index(b"end_header\n") + len(b"end_header\n")
-    header = data[:end].decode("ascii").splitlines()
-    if "format binary_little_endian 1.0" not in header:
-        sys.exit("only binary little-endian PLY is read")
-    count, props = 0, []
-    for line in header:
-        parts = line.split()
-        if parts[:2] == ["element", "vertex"]:
-            count = int(parts[2])
-        elif parts[:1] == ["property"]:
-            if parts[1] != "float":
-                sys.exit("only float properties are read")
-            props.append(parts[2])
-    rows = np.frombuffer(data, dtype="<f4", count=count * len(props), offset=end).reshape(count, len(props))
-    return {name: rows[:, i].astype(np.float64) for i, name in enumerate(props)}, count
 
 
 def sh_basis(x, y, z):

@@ -28,32 +28,13 @@ into sections, and grouped into buckets (full buckets first, then partial ones b
 """
 import argparse
 import struct
-import sys
 
 import numpy as np
 
+from ply_floats import read_ply
+
 SH_C0 = 0.28209479177387814
 COMPONENTS = {0: 0, 1: 9, 2: 24, 3: 45}
-
-
-def read_ply(path):
-    data = open(path, "rb").read()
-    end = data.index(b"end_header\n") + len(b"end_header\n")
-    names, count = [], 0
-    for line in data[:end].decode("ascii").splitlines():
-        t = line.split()
-        if t[:2] == ["format", "binary_little_endian"]:
-            pass
-        elif t and t[0] == "format":
-            sys.exit("only binary_little_endian PLY")
-        elif t[:2] == ["element", "vertex"]:
-            count = int(t[2])
-        elif t and t[0] == "property":
-            if t[1] != "float":
-                sys.exit("only float properties")
-            names.append(t[2])
-    rows = np.frombuffer(data, dtype="<f4", count=count * len(names), offset=end).reshape(count, len(names))
-    return {n: rows[:, i].astype(np.float64) for i, n in enumerate(names)}, count
 
 
 def source_splats(ply, n, degree):
