@@ -87,3 +87,13 @@ public final class LODSplatScene: PlacedModelScene {
         return s
     }
 }
+
+extension LODSplatScene: BudgetedScene {
+    public var splatBudget: Int? {
+        get { options.budget }
+        set { options.budget = newValue }
+    }
+    public var budgetIsPinned: Bool { options.budgetNamed || options.forcedLevel != nil }
+    public var wholeSplats: Int { sog.splatCount(level: 0) }
+    public var coarsestSplats: Int { sog.splatCount(level: sog.levelCount - 1) }
+}

@@ -1,0 +1,14 @@
+// BudgetedScene — a scene whose splats per frame can be chosen frame by frame (a capture drawn
+// through levels of detail): the seam the frame-time governor works through.
+
+/// A scene that draws at most `splatBudget` splats a frame, chosen by the caller between frames.
+public protocol BudgetedScene: Scene {
+    /// The most splats the next frame draws (nil: the whole capture at the levels the view wants).
+    var splatBudget: Int? { get set }
+    /// Whether the budget was pinned by the user (`--splat-budget N`): then nothing governs it.
+    var budgetIsPinned: Bool { get }
+    /// Splats of the whole capture (its finest level).
+    var wholeSplats: Int { get }
+    /// Splats of the coarsest picture (every leaf at its coarsest level): no budget draws fewer.
+    var coarsestSplats: Int { get }
+}
