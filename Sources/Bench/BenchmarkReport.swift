@@ -21,6 +21,11 @@ public enum BenchmarkReport {
             let kernel = w.blendKernel.map { k in ", blend kernel \(k)" + (w.blendInstructionSet.map { " (\($0))" } ?? "") } ?? ""
             line("splats visible \(w.visibleSplats), tile-splat pairs \(w.tileSplatPairs) (medians)\(kernel)")
         }
+        if let g = r.governor {
+            line(String(format: "governor: target %.1f ms, p95 %.1f ms, budget median %d of %d splats, %.0f %% of frames within it, render scale ≥ %.2f, %d changes",
+                        g.targetMs, g.frameP95Ms, g.budgetMedian, g.wholeSplats, g.heldFraction * 100, g.renderScaleMin, g.changes)
+                 + (g.psnrMean.map { m in String(format: "; PSNR against the whole capture %.2f dB mean, %.2f min", m, g.psnrMin ?? m) } ?? ""))
+        }
         if let l = r.latency {
             line(row("latency ms", [l.mean, l.median, l.p90, l.p99, l.min, l.max]))
         }
@@ -71,10 +76,15 @@ public enum BenchmarkReport {
         out += pad("point", 18) + ["median ms", "p90 ms", "fps", "x first"].map { pad($0, 11, right: true) }.joined()
             + stageNames.map { pad($0, 11, right: true) }.joined() + "\n"
         let base = first.frame.median
+        let governed = doc.results.contains { $0.governor != nil }
+        if governed { out.removeLast(); out += ["p95 ms", "budget", "held %", "scale", "PSNR dB"].map { pad($0, 11, right: true) }.joined() + "\n" }
         for r in doc.results {
             out += pad(r.label, 18) + String(format: "%11.3f%11.3f%11.1f%11.2f", r.frame.median, r.frame.p90, r.fps,
                                              base > 0 ? r.frame.median / base : 0)
             for n in stageNames { out += String(format: "%11.3f", r.stages.first { $0.name == n }?.median ?? 0) }
+            if governed, let g = r.governor {
+                out += String(format: "%11.3f%11d%11.0f%11.2f%11.2f", g.frameP95Ms, g.budgetMedian, g.heldFraction * 100, g.renderScaleMin, g.psnrMean ?? 0)
+            }
             out += "\n"
         }
         return out
@@ -83,13 +93,17 @@ public enum BenchmarkReport {
     /// The sweep as CSV: one row per point, with the frame statistics and stage medians (ms).
     public static func sweepCSV(_ doc: BenchmarkDocument) -> String {
         let stageNames = doc.results.first?.stages.map(\.name) ?? []
+        let governed = doc.results.contains { $0.governor != nil }
         var out = "label,scene,primitives,width,height,threads,median_ms,mean_ms,p90_ms,p99_ms,max_ms,fps,alloc_bytes_per_frame"
-            + stageNames.map { ",\($0)_median_ms" }.joined() + "\n"
+            + stageNames.map { ",\($0)_median_ms" }.joined()
+            + (governed ? ",p95_ms,target_ms,budget_median,held_fraction,render_scale_min,psnr_mean_db" : "") + "\n"
         for r in doc.results {
             let f = r.frame
             out += "\(r.label),\(r.scene),\(r.primitives),\(r.width),\(r.height),\(r.threads),"
                 + [f.median, f.mean, f.p90, f.p99, f.max, r.fps, r.allocations.bytesPerFrame].map { String(format: "%.4f", $0) }.joined(separator: ",")
-                + stageNames.map { n in String(format: ",%.4f", r.stages.first { $0.name == n }?.median ?? 0) }.joined() + "\n"
+                + stageNames.map { n in String(format: ",%.4f", r.stages.first { $0.name == n }?.median ?? 0) }.joined()
+                + (governed ? r.governor.map { g in String(format: ",%.4f,%.4f,%d,%.4f,%.4f,%.4f", g.frameP95Ms, g.targetMs, g.budgetMedian,
+                                                             g.heldFraction, g.renderScaleMin, g.psnrMean ?? 0) } ?? ",,,,,," : "") + "\n"
         }
         return out
     }

@@ -128,6 +128,8 @@ public struct BenchmarkResult: Codable, Sendable, Equatable {
     public var splatWork: BenchmarkSplatWork?
     /// The CPU as cpuid describes it and the kernels chosen for it (absent in files from older builds).
     public var machine: BenchmarkMachine?
+    /// `--target-fps`: what the frame-time governor did (absent without it).
+    public var governor: BenchmarkGovernorReport?
 
     public init(label: String, scene: String, sceneName: String, primitiveKind: String, primitives: Int,
                 width: Int, height: Int, threads: Int, warmupFrames: Int, measuredFrames: Int, repeats: Int,

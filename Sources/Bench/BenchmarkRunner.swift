@@ -60,6 +60,12 @@ public struct BenchmarkConfiguration: Sendable {
     public var room: SceneDescription?
     /// Streamed SOG level of detail (`--splat-budget`, `--lod`).
     public var lod = LODOptions()
+    /// `--target-fps N`: the frame-time governor chooses the budget of a capture drawn through
+    /// levels of detail to hold 1000 / N ms; nil: the budget in `lod` is pinned.
+    public var targetFps: Double?
+    /// With `targetFps`: also draw the whole capture from every measured frame's eye (outside the
+    /// timing) and report the governed pictures' PSNR against it.
+    public var measuresQuality = true
     /// Label pairing this result in `--compare`.
     public var label = "default"
     /// Head-tracking flags applied to `--track` replays (filter, recentre, axes…); `head`,
@@ -127,6 +133,7 @@ public enum BenchmarkRunner {
         var perFrameBytes = [UInt64](repeating: 0, count: n)
         var visibleSplats = [Double](repeating: 0, count: n), tilePairs = [Double](repeating: 0, count: n)
         var splatWork: [(Double, Double)] = []
+        let governed = try governorRun(config, scene: scene, setup: config.setup, width: width, height: height)
         var stageScratch = [[Double]]()
         // The scene's own stages (video walls' upload, a streamed SOG's level-of-detail step).
         let ownStages = scene.ownStages
@@ -136,9 +143,11 @@ public enum BenchmarkRunner {
             let source = try config.eyeSource()
             for i in 0..<(config.warmup + n) {
                 let measured = i >= config.warmup
+                governed?.beforeFrame(driver)
                 let a0 = AllocationCounter.snapshot()
                 let record = driver.renderFrame(from: source, index: i)
                 let a1 = AllocationCounter.snapshot()
+                governed?.afterFrame(record, driver: driver, measured: measured)
                 if i == 0 && rep == 0 {
                     stageNames = stageList(record.stats) + ownStages.map(\.rawValue)
                     stageScratch = stageNames.map { _ in [Double](repeating: 0, count: n) }
@@ -190,6 +199,8 @@ public enum BenchmarkRunner {
             latency: latencies.isEmpty ? nil : FrameStatistics(latencies),
             latencyDefinition: latencies.isEmpty ? nil : latencyDefinition)
         result.settings = try settings(of: config)
+        result.governor = governed?.report
+        result.governor?.frameP95Ms = FrameStatistics.percentile(allTimes.sorted(), 95)
         if splatWork.contains(where: { $0.1 > 0 }) {
             result.splatWork = BenchmarkSplatWork(visibleSplats: Int(FrameStatistics(splatWork.map(\.0)).median),
                                                   tileSplatPairs: Int(FrameStatistics(splatWork.map(\.1)).median),
@@ -201,6 +212,24 @@ public enum BenchmarkRunner {
             cpuHasAVX512: CPUDispatch.cpuHasAVX512, avx512KernelsBuilt: CPUDispatch.avx512KernelsBuilt,
             avx512Masked: CPUDispatch.avx512Masked, dispatch: CPUDispatch.avx512State)
         return result
+    }
+
+    /// `--target-fps`: the governor for `scene`, which must be a capture drawn through levels of
+    /// detail under a budget nobody pinned.
+    static func governorRun(_ config: BenchmarkConfiguration, scene: Scene, setup: ViewingSetup, width: Int, height: Int) throws -> BenchmarkGovernorRun? {
+        guard let fps = config.targetFps else { return nil }
+        guard let budgeted = scene as? BudgetedScene else {
+            throw ViewerError.badValue(what: "--target-fps", value: String(format: "%g", fps),
+                                       reason: "governs the splat budget of a capture drawn through levels of detail; \(scene.name) has none (a capture over 300k splats, a streamed SOG's lod-meta.json, or any capture with --splat-budget auto has)")
+        }
+        guard !budgeted.budgetIsPinned else {
+            throw ViewerError.badValue(what: "--target-fps", value: String(format: "%g", fps),
+                                       reason: "the budget is pinned by --splat-budget N or --lod L; give one or the other")
+        }
+        var scalesFrame = true
+        if case .camera = config.eye { scalesFrame = false }
+        return BenchmarkGovernorRun(scene: budgeted, targetFps: fps, start: config.lod.budget ?? LODOptions.defaultBudget, width: width, height: height, setup: setup,
+                                    threads: config.threads, scalesFrame: scalesFrame, measuresQuality: config.measuresQuality)
     }
 
     /// The effective settings of a run, as recorded in its result.

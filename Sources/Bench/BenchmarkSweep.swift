@@ -5,7 +5,8 @@ import SplatRender
 
 /// A parsed `--sweep NAME=V1,V2,…`.
 public struct BenchmarkSweep: Sendable, Equatable {
-    /// `splats`, `size`, `threads` or `kernel` (the splat blend kernel).
+    /// `splats`, `size`, `threads`, `kernel` (the splat blend kernel) or `target-fps` (the
+    /// frame-time governor's target: the curve of picture against frame time).
     public var parameter: String
     /// The raw values, in order.
     public var values: [String]
@@ -13,9 +14,9 @@ public struct BenchmarkSweep: Sendable, Equatable {
     /// Parses and validates the sweep; errors are `ViewerError.badValue` naming the point.
     public init(parsing text: String) throws {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, ["splats", "size", "threads", "kernel"].contains(parts[0]) else {
+        guard parts.count == 2, ["splats", "size", "threads", "kernel", "target-fps"].contains(parts[0]) else {
             throw ViewerError.badValue(what: "sweep", value: text,
-                                       reason: "expected splats=N,…, size=WxH,…, threads=T,… or kernel=lanes8,blocks")
+                                       reason: "expected splats=N,…, size=WxH,…, threads=T,…, kernel=lanes8,blocks or target-fps=15,30,60")
         }
         parameter = parts[0]
         values = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -45,6 +46,9 @@ public struct BenchmarkSweep: Sendable, Equatable {
                 throw bad("sizes are WIDTHxHEIGHT, each 1…\(Self.maxSide) pixels, at most \(Self.maxPixels) in all")
             }
             c.width = w; c.height = h
+        case "target-fps":
+            guard let f = Double(value), f >= 1, f <= 1000 else { throw bad("target frame rates must be 1…1000 fps") }
+            c.targetFps = f
         case "kernel":
             guard let k = BlendKernel(rawValue: value.lowercased()) else { throw bad("kernels are lanes8 or blocks") }
             c.blendKernel = k

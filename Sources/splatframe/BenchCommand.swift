@@ -33,9 +33,13 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("blend-kernel"),
             help: "Splat blend kernel, lanes8 for AVX2 or blocks for AVX-512; the same image (default: the one built for this CPU).")
     var blendKernel: BlendKernel?
-    @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2 | kernel=lanes8,blocks.",
+    @Option(help: "Sweep one parameter: splats=10k,100k,1M (replaces SCENE by generate:N) | size=640x360,1280x720 | threads=1,2 | kernel=lanes8,blocks | target-fps=15,30,60 (the governor: picture against frame time).",
             transform: SweepArgument.parse)
     var sweep: BenchmarkSweep?
+    @Option(name: .customLong("target-fps"), parsing: .unconditional,
+            help: "Run the frame-time governor: choose the capture's splat budget (and render scale) each frame to hold N fps (1…1000), and report what it chose and the picture against the whole capture.",
+            transform: Checked.number(in: 1...1000, "fps"))
+    var targetFps: Double?
     @Option(help: "With --sweep, also write the CSV here.") var csv: String?
     @Option(help: "Save the last measured frame as PNG (with --sweep: of the last point).") var out: String?
     @OptionGroup var twoSidedOption: TwoSidedOption
@@ -78,6 +82,7 @@ struct BenchCommand: ParsableCommand {
         base.trackOptions = replayOptions
         base.room = sceneOptions.cubeRoom
         base.lod = sceneOptions.lod.options
+        base.targetFps = targetFps
         if let camera = cameraOption.camera {
             let cam = try CameraFile.load(camera)
             if let size = sizeOption.size, size.width != cam.width || size.height != cam.height {

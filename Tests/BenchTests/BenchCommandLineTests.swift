@@ -149,3 +149,39 @@ struct HermeticBenchTests {
         #expect(namedFrame != plainFrame, "--config's EMA filter and screen must change the frames")
     }
 }
+
+@Suite("bench --target-fps")
+struct BenchGovernorCommandLineTests {
+    @Test("the governor's report: the budget it chose, frames within the target, the picture against the whole capture")
+    func governedBench() throws {
+        let dir = TestData.temporaryDirectory("bench-governor")
+        let json = dir.appendingPathComponent("out.json").path, ply = dir.appendingPathComponent("capture.ply").path
+        let g0 = try BinaryLocator.run(try BenchCommandLineTests.binary(), ["generate", "6000", ply])
+        try #require(g0.status == 0, "\(g0.stderr)")
+        let r = try BinaryLocator.run(try BenchCommandLineTests.binary(),
+                                      ["bench", ply, "--splat-budget", "auto", "--target-fps", "30", "--frames", "12", "--warmup", "4",
+                                       "--size", "96x54", "--threads", "1", "--json", json])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("governor: target 33.3 ms"), "\(r.stdout)")
+        let res = try #require(try BenchmarkDocument.load(json).results.first)
+        let g = try #require(res.governor)
+        #expect(abs(g.targetMs - 1000.0 / 30) < 1e-9)
+        #expect(g.budgetMedian >= 1 && g.budgetMedian <= g.wholeSplats && g.wholeSplats == 6000)
+        #expect(g.heldFraction >= 0 && g.heldFraction <= 1 && g.renderScaleMin > 0 && g.renderScaleMin <= 1)
+        #expect(g.frameP95Ms > 0)
+        let psnr = try #require(g.psnrMean)
+        #expect(psnr > 15, "a governed picture should look like the whole capture")
+    }
+
+    @Test("a pinned budget or a scene without levels is refused with one line")
+    func refusals() throws {
+        let ply = TestData.temporaryDirectory("bench-governor-pinned").appendingPathComponent("capture.ply").path
+        let g0 = try BinaryLocator.run(try BenchCommandLineTests.binary(), ["generate", "3000", ply])
+        try #require(g0.status == 0, "\(g0.stderr)")
+        let pinned = try BinaryLocator.run(try BenchCommandLineTests.binary(),
+                                           ["bench", ply, "--splat-budget", "2k", "--target-fps", "30", "--frames", "1", "--size", "32x18"])
+        #expect(pinned.status != 0 && pinned.stderr.contains("pinned"), "\(pinned.stderr)")
+        let cube = try BinaryLocator.run(try BenchCommandLineTests.binary(), ["bench", "cube", "--target-fps", "30", "--frames", "1", "--size", "32x18"])
+        #expect(cube.status != 0 && cube.stderr.contains("levels of detail"), "\(cube.stderr)")
+    }
+}

@@ -11,4 +11,7 @@ public protocol BudgetedScene: Scene {
     var wholeSplats: Int { get }
     /// Splats of the coarsest picture (every leaf at its coarsest level): no budget draws fewer.
     var coarsestSplats: Int { get }
+    /// The same capture, placed the same way, drawing its whole finest level every frame (not
+    /// streaming): the picture a budget's is measured against. Shares nothing mutable with this one.
+    func wholeReference() -> Scene
 }

@@ -93,7 +93,14 @@ extension LODSplatScene: BudgetedScene {
         get { options.budget }
         set { options.budget = newValue }
     }
-    public var budgetIsPinned: Bool { options.budgetNamed || options.forcedLevel != nil }
+    public var budgetIsPinned: Bool { options.budgetIsPinned }
     public var wholeSplats: Int { sog.splatCount(level: 0) }
     public var coarsestSplats: Int { sog.splatCount(level: sog.levelCount - 1) }
+    public func wholeReference() -> Scene {
+        var whole = options
+        whole.forcedLevel = 0; whole.budget = nil
+        let s = LODSplatScene(name: name, sog: sog, fit: fit, placement: modelPlacement, room: room, options: whole, realtime: false)
+        s.model = model
+        return s
+    }
 }

@@ -7,6 +7,7 @@ import ArgumentParser
 import HeadTracking
 import RenderCore
 import SplatRender
+import SplatLOD
 import Viewer
 import WebcamTracking
 
@@ -96,17 +97,22 @@ enum SPZVersion: String, ArgumentChoice {
     var number: Int { self == .v3 ? 3 : 4 }
 }
 
-/// `--splat-budget`: a splat count (`150000`, `150k`, `1.5M`), or `none`/`off` for no budget.
+/// `--splat-budget`: a splat count (`150000`, `150k`, `1.5M`), `none`/`off` for no budget, or
+/// `auto`: the window's frame-time governor chooses it (the default; headless commands then draw
+/// at the default budget, `bench` governed only with `--target-fps`).
 struct SplatBudget: ArgumentGrammar, Equatable {
     /// Splats a frame may draw; nil draws every splat.
     var splats: Int?
+    /// `auto`: not pinned.
+    var automatic = false
     static let maxSplats = 1_000_000_000
 
     static func parse(_ text: String) throws -> SplatBudget {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         if t == "none" || t == "off" { return SplatBudget(splats: nil) }
+        if t == "auto" { return SplatBudget(splats: LODOptions.defaultBudget, automatic: true) }
         guard let n = CountText.parse(t), n >= 1, n <= maxSplats else {
-            throw ArgumentRule("expected a splat count 1…\(maxSplats) (e.g. 150k) or none")
+            throw ArgumentRule("expected a splat count 1…\(maxSplats) (e.g. 150k), auto or none")
         }
         return SplatBudget(splats: n)
     }

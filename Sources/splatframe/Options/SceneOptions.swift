@@ -120,7 +120,7 @@ struct DownloadOptionGroup: ParsableArguments {
 /// (`open`, `render`, `bench`, `export` and the library).
 struct LODOptionGroup: ParsableArguments {
     @Option(name: .customLong("splat-budget"),
-            help: ArgumentHelp("Most splats a frame draws, e.g. 150k, or none (default \(LODOptions.defaultBudget)).",
+            help: ArgumentHelp("Most splats a frame draws, e.g. 150k; auto (default): the window chooses it each frame to hold the target frame rate (--target-fps), headless commands draw \(LODOptions.defaultBudget); none: whole.",
                                discussion: "Streamed SOGs are drawn under it. A plain capture (PLY, .splat, .spz, SOG) gets levels of detail built for it when a budget is named, or by default when it holds more than \(LODOptions.wholeCaptureLimit / 1000)k splats; none always draws it whole."))
     var splatBudget: SplatBudget?
     @Option(name: .customLong("lod"), parsing: .unconditional, help: "Streamed SOG or a capture with levels of detail: draw level N everywhere (0 = finest, up to 63), ignoring the budget.",
@@ -138,7 +138,7 @@ struct LODOptionGroup: ParsableArguments {
     /// The options, with `defaultCache` (the window's) used when no `--lod-cache` is named.
     func options(defaultCache: String?) -> LODOptions {
         var o = LODOptions()
-        if let splatBudget { o.budget = splatBudget.splats; o.budgetNamed = splatBudget.splats != nil }
+        if let splatBudget { o.budget = splatBudget.splats; o.budgetNamed = splatBudget.splats != nil; o.automaticBudget = splatBudget.automatic }
         o.forcedLevel = lod
         if let folder = lodCache ?? defaultCache {
             o.treeCache = LODCache(folder: folder, limitBytes: lodCacheLimitMB.map { $0 << 20 } ?? LODCache.defaultLimitBytes)
