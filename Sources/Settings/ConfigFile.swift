@@ -49,6 +49,9 @@ public struct ConfigFile: Equatable, Sendable {
     public var cameraDelayMs: Double?
     /// `left` or `right`: draw mono pictures for that eye (measured by the webcam), else the midpoint.
     public var dominantEye: String?
+    /// The window's target frame rate (fps, 1…1000): the frame-time governor holds it with a
+    /// capture's splat budget. Default: the display's refresh rate, at most 60.
+    public var targetFps: Double?
 
     /// An empty config (all defaults).
     public init() {}
@@ -96,6 +99,7 @@ public struct ConfigFile: Equatable, Sendable {
         c.streamTimeoutS = try number("streamTimeoutS")
         c.cameraDelayMs = try number("cameraDelayMs")
         c.dominantEye = try text("dominantEye")
+        c.targetFps = try number("targetFps")
         return c
     }
 
@@ -123,6 +127,7 @@ public struct ConfigFile: Equatable, Sendable {
         if let m = movementScale, !(m >= 0 && m.isFinite) { throw fail("movementScale must be ≥ 0") }
         if let s = streamTimeoutS, !(s >= 0.5 && s <= 60) { throw fail("streamTimeoutS must be 0.5…60") }
         if let d = cameraDelayMs, !(d >= 0 && d <= 1000) { throw fail("cameraDelayMs must be 0…1000") }
+        if let f = targetFps, !(f >= 1 && f <= 1000) { throw fail("targetFps must be 1…1000") }
     }
 
     /// Writes `changes` into the file at `path`, keeping every other key (including keys this

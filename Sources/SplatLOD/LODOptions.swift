@@ -25,8 +25,8 @@ public struct LODOptions: Sendable, Equatable {
     /// `--splat-budget auto`: the budget is the frame-time governor's to choose (the window's
     /// default; named explicitly, a plain capture of any size gets levels of detail too).
     public var automaticBudget = false
-    /// Whether the budget is fixed by the user: a count named, or a forced level.
-    public var budgetIsPinned: Bool { (budgetNamed && !automaticBudget) || forcedLevel != nil }
+    /// Whether the budget is fixed by the user: a count named, none (whole), or a forced level.
+    public var budgetIsPinned: Bool { budget == nil || (budgetNamed && !automaticBudget) || forcedLevel != nil }
     /// Where plain captures' trees are kept (the window: `$XDG_CACHE_HOME/splatframe/lod`; render,
     /// bench and export: only a `--lod-cache` folder); nil builds them in memory.
     public var treeCache: LODCache?

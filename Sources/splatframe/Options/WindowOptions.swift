@@ -9,6 +9,10 @@ struct WindowOptions: ParsableArguments {
     @Option(help: "Late reprojection: each frame warped to the newest predicted eye just before it is presented (on); frames drawn on their own thread with every display refresh showing the newest one warped to that refresh's eye (async); shown as rendered (off); or on while frames take longer than 20 ms, off again below 12 ms (auto, the default).")
     var reproject: ReprojectMode = .auto
     @OptionGroup var threads: ThreadsOption
+    @Option(name: .customLong("target-fps"), parsing: .unconditional,
+            help: "Frame rate the window holds by choosing a capture's splat budget (and, at its floor, the render scale) every frame, 1…1000 (default: config targetFps, else the display's refresh rate, at most 60). A named --splat-budget pins the budget instead.",
+            transform: Checked.number(in: 1...1000, "fps"))
+    var targetFps: Double?
     @Option(name: .customLong("stats-every"), parsing: .unconditional, help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",
             transform: Checked.number(in: 0.1...3600, "s"))
     var statsEvery: Double?

@@ -44,6 +44,7 @@ struct SceneHUD {
         }
         if let status = screen.tracking.source.statusSummary { lines.append(status) }
         if let status = scene.statusLine { lines.append(status) }
+        if let governor = screen.governorSummary { lines.append(governor) }
         if !stats.stages.isEmpty {
             lines.append(stats.stages.map { String(format: "%@ %.1f", $0.name, $0.ms) }.joined(separator: "  ") + " ms")
         } else if stats.raster.trianglesIn > 0 {

@@ -67,6 +67,13 @@ final class SceneScreen {
     /// eye. The driver is then the render thread's but inside `idle`.
     private let async: AsyncPresentation?
 
+    /// The frame-time governor: a capture's splat budget (and render scale) chosen each frame to
+    /// hold the target frame rate (sync modes; `--reproject async` keeps the budget it starts with).
+    private var governing: WindowGovernor
+    private var previousPresent: Double?
+    /// The HUD's line about the governor's choice, while it governs.
+    var governorSummary: String? { governing.summary }
+
     /// The window's place on its display, as of the last `updateViewport`.
     var placement: WindowPlacement? { viewport.placement }
     /// The median render time (ms) of the recent frames (`FrameTiming`).
@@ -74,9 +81,10 @@ final class SceneScreen {
 
     init(window: SDLWindow, driver: FrameDriver, tracking: HeadTrackingSession, stereo: StereoRenderer?, text: WindowText,
          modelFile: String?, configPath: String?, dropOptions: SceneLoader.ModelOptions, reprojection: LateLatch? = nil,
-         asynchronous: Bool = false, automatic: Bool = false) {
+         asynchronous: Bool = false, automatic: Bool = false, targetFps: Double = 60) {
         self.window = window; self.driver = driver; self.tracking = tracking; self.stereo = stereo; self.text = text
         self.reprojection = reprojection
+        governing = WindowGovernor(targetFps: targetFps)
         automaticReprojection = automatic && reprojection != nil && !asynchronous
         setup = driver.setup
         asyncFigures = SceneFigures(driver.scene)
@@ -215,7 +223,9 @@ final class SceneScreen {
     /// the physical screen behind the window's own rectangle, found again every frame
     /// (`WindowViewport`).
     func prepareFrame(size: (width: Int, height: Int)) {
-        frameSize = size
+        // The governor's render scale: fewer pixels drawn, stretched to the window when presented.
+        let scale = async == nil ? governing.renderScale(for: scene) : 1
+        frameSize = scale < 1 ? (max(1, Int(Double(size.width) * scale)), max(1, Int(Double(size.height) * scale))) : size
         viewport.update(window, setup: &setup)
         if async == nil {
             driver.resize(width: size.width, height: size.height)
@@ -229,6 +239,7 @@ final class SceneScreen {
         if let async { return try drawAsyncFrame(async, help: help) }
         if automaticReprojection { updateAutomaticReprojection() }
         let depthDrawn = driver.context.producesDepth
+        governing.beforeFrame(scene)
         // The pose is read inside renderFrame, after event handling: as late as possible.
         let size = frameSize
         let record: FrameRecord
@@ -253,6 +264,11 @@ final class SceneScreen {
         text.endFrame()
         try window.present(framebuffer)
         let presented = MonotonicClock.now()
+        // The governor holds the whole frame: present to present (events, overlays and the warp included).
+        if let previous = previousPresent {
+            governing.afterFrame(scene, eye: record.view.pose?.eye, frameMs: (presented - previous) * 1000, at: presented)
+        }
+        previousPresent = presented
         if let used = shownPose { tracking.presented(used, at: presented) }
         if latched { reprojection?.presented(at: presented) }
         // Prediction aims at when the next frame will be seen: the recent median of pose read → present.

@@ -46,7 +46,8 @@ enum WindowLauncher {
         let screen = SceneScreen(window: window, driver: driver, tracking: session, stereo: stereo, text: WindowText(),
                                  modelFile: modelFile, configPath: config.path, dropOptions: dropOptions,
                                  reprojection: reprojects ? LateLatch(threads: threads) : nil,
-                                 asynchronous: windowOptions.reproject == .async, automatic: windowOptions.reproject == .auto)
+                                 asynchronous: windowOptions.reproject == .async, automatic: windowOptions.reproject == .auto,
+                                 targetFps: windowOptions.targetFps ?? config.file?.targetFps ?? min(60, window.refreshRate()))
         if let job = levelsJob() { screen.startLevels(job) }
         let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
             maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,

@@ -1,0 +1,62 @@
+// WindowGovernor — the frame-time governor in the window: while the scene on show is a capture
+// drawn through levels of detail whose budget nobody pinned, it sets the scene's budget and the
+// frame's render scale before each frame and learns from what the frame took. A new scene gets a
+// new governor (its own ladder and costs); other scenes are drawn as they are.
+import Foundation
+import RenderCore
+import Viewer
+
+/// The window's governor, one frame at a time (frame loop only).
+struct WindowGovernor {
+    /// The frame rate it holds (fps).
+    let targetFps: Double
+    private(set) var governor: FrameTimeGovernor?
+    private var governed: ObjectIdentifier?
+    private var stillness = EyeStillness()
+
+    init(targetFps: Double) { self.targetFps = targetFps }
+
+    /// The render scale for the next frame of `scene` (1 unless it is governed and the budget's
+    /// floor cannot hold the target).
+    mutating func renderScale(for scene: Scene) -> Double {
+        follow(scene)
+        return governor?.renderScale ?? 1
+    }
+
+    /// Before a frame of `scene`: its budget.
+    mutating func beforeFrame(_ scene: Scene) {
+        follow(scene)
+        guard let governor, let s = scene as? BudgetedScene, s.splatBudget != governor.budget else { return }
+        s.splatBudget = governor.budget
+    }
+
+    /// After a frame of `scene`, drawn for `eye` (nil: no head), `frameMs` after the one before
+    /// it was presented, presented at `time` (`MonotonicClock` seconds).
+    mutating func afterFrame(_ scene: Scene, eye: Vec3?, frameMs: Double, at time: Double) {
+        guard let governor, governed == ObjectIdentifier(scene) else { return }
+        governor.frameFinished(ms: frameMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
+    }
+
+    /// The HUD's line: what the governor chose, and why.
+    var summary: String? {
+        guard let g = governor else { return nil }
+        let scale = g.renderScale < 1 ? String(format: ", render scale %.2f", g.renderScale) : ""
+        let still = g.isRefining ? (g.drawsWhole ? "; eye still: the whole capture" : "; eye still: refining") : ""
+        return String(format: "governor: %@ of %@ splats for %.0f fps%@%@", Self.count(g.budget), Self.count(g.settings.whole), targetFps, scale, still)
+    }
+
+    /// Starts (or drops) the governor when the scene changes.
+    private mutating func follow(_ scene: Scene) {
+        let id = ObjectIdentifier(scene)
+        guard id != governed else { return }
+        governed = id
+        governor = nil
+        guard let s = scene as? BudgetedScene, !s.budgetIsPinned, s.wholeSplats > 0 else { return }
+        let start = s.splatBudget ?? s.wholeSplats
+        governor = FrameTimeGovernor(.init(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start), whole: s.wholeSplats, start: start))
+    }
+
+    private static func count(_ n: Int) -> String {
+        n >= 1_000_000 ? String(format: "%.2fM", Double(n) / 1e6) : n >= 10_000 ? String(format: "%.0fk", Double(n) / 1e3) : "\(n)"
+    }
+}
