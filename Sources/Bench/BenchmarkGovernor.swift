@@ -25,6 +25,8 @@ public struct BenchmarkGovernorReport: Codable, Sendable, Equatable {
     /// mean and lowest (a frame identical to it counts as 99 dB).
     public var psnrMean: Double?
     public var psnrMin: Double?
+    /// Each measured frame's budget (splats), in order: how it settled.
+    public var budgets: [Int] = []
 }
 
 /// The governor inside a bench: before each frame it sets the scene's budget and the frame's
@@ -79,6 +81,7 @@ final class BenchmarkGovernorRun {
         let eye: Vec3? = { if case .pose(let p) = record.view { return p.eye }; return nil }()
         governor.frameFinished(ms: record.renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye),
                                at: record.complete)
+
     }
 
     /// What it did over the measured frames.
@@ -88,6 +91,6 @@ final class BenchmarkGovernorRun {
             targetMs: governor.settings.targetMs, budgetMedian: sorted.isEmpty ? 0 : sorted[sorted.count / 2],
             heldFraction: measured > 0 ? Double(heldFrames) / Double(measured) : 0, renderScaleMin: scaleMin,
             changes: governor.changes - changesAtStart, wholeSplats: governor.settings.whole,
-            psnrMean: psnrs.isEmpty ? nil : psnrs.reduce(0, +) / Double(psnrs.count), psnrMin: psnrs.min())
+            psnrMean: psnrs.isEmpty ? nil : psnrs.reduce(0, +) / Double(psnrs.count), psnrMin: psnrs.min(), budgets: budgets)
     }
 }

@@ -472,9 +472,12 @@ public final class LODSelector {
     /// - Parameters:
     ///   - loadedLevels: whether leaf n's level l is in memory now, at `n * levelCount + l`.
     ///   - immediate: jump straight to `wanted` where it is loaded (first frame of `render`).
+    ///   - coarsenAtOnce: leaves finer than wanted jump straight to it where it is loaded (the
+    ///     budget fell well below what is shown: the frame-time governor shedding splats, or the
+    ///     eye moving after a still eye's whole picture — response before smoothness).
     /// - Returns: whether `shown` changed.
     @discardableResult
-    public func step(budget: Int?, immediate: Bool = false, loadedLevels: [Bool]) -> Bool {
+    public func step(budget: Int?, immediate: Bool = false, coarsenAtOnce: Bool = false, loadedLevels: [Bool]) -> Bool {
         precondition(loadedLevels.count == nodeCount * levelCount)
         @inline(__always) func loaded(_ n: Int, _ l: Int) -> Bool { l >= 0 && l < levelCount && loadedLevels[n * levelCount + l] }
         var changed = false
@@ -484,6 +487,7 @@ public final class LODSelector {
             if s >= 0 && !(usable(n, s) && loaded(n, s)) { shown[n] = -1; changed = true }
             if w < 0 { if shown[n] >= 0 { shown[n] = -1; changed = true }; continue }
             if immediate && loaded(n, w) && shown[n] != w { shown[n] = w; changed = true; continue }
+            if coarsenAtOnce && shown[n] >= 0 && shown[n] < w && loaded(n, w) { shown[n] = w; changed = true; continue }
             if shown[n] < 0 {
                 if let pick = nearestLoaded(n, to: w, loadedLevels: loadedLevels) { shown[n] = pick; changed = true }
             } else if shown[n] < w, let c = next(n, from: shown[n], +1), loaded(n, c) {

@@ -203,6 +203,8 @@ public final class StreamedLevels: SplatLevelsOfDetail {
         }
         let budget = options.forcedLevel == nil ? options.budget : nil
         previousCamera = camera
+        // Shown well over the budget (it fell): coarsen at once rather than a level a frame.
+        let shed = budget.map { selector.shownSplats > $0 + $0 / 4 } ?? false
 
         if !store.realtime {
             // Frame-exact: decode what this frame's step needs first (all wanted levels on the
@@ -211,7 +213,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
                 let w = selector.wanted[n], s = selector.shown[n]
                 guard w >= 0 else { continue }
                 var target = w
-                if !firstFrame && s >= 0 && s != w { target = selector.next(n, from: s, s < w ? 1 : -1) ?? w }
+                if !firstFrame && s >= 0 && s != w && !(shed && s < w) { target = selector.next(n, from: s, s < w ? 1 : -1) ?? w }
                 let c = store.chunk(node: n, level: target)
                 if c >= 0 && chunkState[c] == 0 { store.load(c) }
             }
@@ -224,7 +226,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
                 levelLoaded[n * levels + l] = c >= 0 && chunkState[c] == 1
             }
         }
-        selector.step(budget: budget, immediate: firstFrame && !store.realtime, loadedLevels: levelLoaded)
+        selector.step(budget: budget, immediate: firstFrame && !store.realtime, coarsenAtOnce: shed, loadedLevels: levelLoaded)
         firstFrame = false
 
         // Requests, most urgent first: shown levels (kept), nothing-shown leaves' coarsest level,

@@ -54,6 +54,7 @@ struct BlendWork {
             // A few tiles at a time, so that the next tiles' first pairs and records (long out
             // of cache) are asked for while this one blends: pairs two tiles ahead, then the
             // records they name one tile ahead.
+            if r.shouldAbandon() { break }
             let first = r.nextTile.wrappingAdd(Self.tilesPerClaim, ordering: .relaxed).oldValue
             if first >= tiles { break }
             let last = min(tiles, first &+ Self.tilesPerClaim)

@@ -64,6 +64,7 @@ struct PreprocessWork {
         counts.update(repeating: 0, count: tiles)
         spans.update(repeating: 0, count: spanCount)
         while true {
+            if r.shouldAbandon() { break }
             let c = r.nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
             if c >= chunks { break }
             owners[c] = Int32(truncatingIfNeeded: w)
@@ -116,6 +117,7 @@ extension SplatRenderer {
             tileCounts: counts, tileSpans: spans, owners: owners, tiles: tiles, tilesX: tilesX,
             streamRecords: n * MemoryLayout<ProjectedSplat>.stride > SplatTunables.streamRecordsAbove)))
         var visible = 0
+        if abandoned.load(ordering: .relaxed) { return (chunks, 0) }   // unclaimed chunks hold nothing
         for c in 0..<chunks { visible += visibleCounts[c] }
         return (chunks, visible)
     }

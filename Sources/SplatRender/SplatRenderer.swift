@@ -41,6 +41,14 @@ public final class SplatRenderer {
     /// cloud, every splat covering hundreds of tiles — keeps the nearest splats that fit and
     /// reports the rest in `SplatStageTimes.droppedSplats` instead of exhausting memory.
     public var maxTileSplatPairs = 1 << 26
+    /// Asked while a frame is drawn, from the workers (between preprocess chunks and blend tile
+    /// claims, so a few milliseconds apart at most): true abandons the frame. `render` then
+    /// returns early with `SplatStageTimes.abandoned` set and the target partly drawn (not to
+    /// be shown). The window sets it for a still eye's long, whole-capture frame, to be dropped
+    /// the moment the eye moves. Must be cheap and thread-safe; nil (the default) never abandons.
+    public var abandonCheck: (@Sendable () -> Bool)?
+    /// Whether a worker found `abandonCheck` true during the current frame.
+    let abandoned = Atomic<Bool>(false)
     /// The blend kernel (`BlendKernel.native` by default; both give the same bytes).
     public var blendKernel = BlendKernel.native
     /// Whether kernels may take their AVX-512 compile where the CPU has it (true by default;
@@ -115,8 +123,10 @@ public final class SplatRenderer {
         }
         let tilesX = (setup.width + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
         let tilesY = (setup.height + SplatTunables.tileSize - 1) >> SplatTunables.tileShift
+        abandoned.store(false, ordering: .relaxed)
         let (chunks, visible) = preprocess(splats, setup: setup, tilesX: tilesX, tilesY: tilesY)
         times.preprocess = lap()
+        if abandoned.load(ordering: .relaxed) { times.abandoned = true; return times }
         let (pairs, binned) = binTiles(chunks: chunks, visible: visible, tilesX: tilesX, tilesY: tilesY)
         times.bin = lap()
         sortTiles(tilesX: tilesX, tilesY: tilesY)
@@ -124,6 +134,7 @@ public final class SplatRenderer {
         blend(tilesX: tilesX, tilesY: tilesY, setup: setup, background: camera.background,
               target: target, depthTest: depthTest, writeDepth: writesDepth)
         times.blend = lap()
+        times.abandoned = abandoned.load(ordering: .relaxed)
         times.visibleSplats = visible
         times.tileSplatPairs = pairs
         times.droppedSplats = visible - binned
@@ -152,6 +163,16 @@ public final class SplatRenderer {
         projected.reserve(max(1, n)); keysA.reserve(max(1, n))
         tileRects.reserve(max(1, n)); slotSource.reserve(max(1, n))
         chunkVisible.reserve(max(1, chunks)); chunkOwner.reserve(max(1, chunks))
+    }
+
+    /// Whether the frame is to be abandoned: already found so, or `abandonCheck` says so now
+    /// (workers, between pieces of work).
+    @inline(__always)
+    func shouldAbandon() -> Bool {
+        guard let check = abandonCheck else { return false }
+        if abandoned.load(ordering: .relaxed) { return true }
+        if check() { abandoned.store(true, ordering: .relaxed); return true }
+        return false
     }
 
     /// Runs one stage on every worker and waits (no allocation: see `WorkerPool`).

@@ -19,6 +19,8 @@ public struct SplatStageTimes: Sendable, Equatable, CustomStringConvertible {
     /// Visible splats left out because the frame exceeded `SplatRenderer.maxTileSplatPairs`
     /// (0 normally; the farthest are dropped first).
     public var droppedSplats: Int = 0
+    /// Whether the frame was abandoned (`SplatRenderer.abandonCheck`): the target is partly drawn.
+    public var abandoned = false
 
     public init() {}
 

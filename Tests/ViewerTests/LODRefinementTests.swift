@@ -87,3 +87,20 @@ struct LODRefinementTests {
         #expect(scene.visibilityRefinements == 1, "\(scene.visibilityRefinements) refinements")
     }
 }
+
+/// A budget that falls well below what is shown (the governor shedding splats, the eye moving
+/// after a still eye's whole picture) is met on the next frame, not a level a frame.
+struct LODSheddingTests {
+    @Test func aFallenBudgetIsMetOnTheNextFrame() throws {
+        let scene = try LODRefinementTests.frameExactScene(try LODVisibilityTests.twoWalls(), budget: 1_000_000)
+        let fb = Framebuffer(width: 320, height: 180)
+        let context = RenderContext(threads: 2)
+        let cam = LODRefinementTests.camera(x: 0)
+        _ = scene.render(camera: cam, into: fb, context: context)
+        let whole = scene.primitiveCount
+        scene.splatBudget = whole / 8
+        _ = scene.render(camera: cam, into: fb, context: context)
+        #expect(scene.primitiveCount <= whole / 8, "\(scene.primitiveCount) shown of \(whole) after the budget fell to \(whole / 8)")
+        #expect(scene.primitiveCount > 0)
+    }
+}

@@ -21,7 +21,8 @@ import Foundation
 ///   once to the highest rung predicted to take at most 85 % of it.
 /// - **Up slowly, with hysteresis.** Only after `holdFrames` frames on a rung whose median is
 ///   within 80 % of the target, while the budget binds (the frame shows at least 90 % of it), and
-///   only if the next rung is predicted within 85 %. A rung that had to be left soon after it was
+///   only if the next rung is predicted within 85 % (up to three rungs at once while each is
+///   predicted within 70 %). A rung that had to be left soon after it was
 ///   entered is barred for a hold that doubles each time (`barredUntil`): no flicker.
 /// - **Render scale last.** Only at the floor rung and still over the target does the render
 ///   scale drop (steps of `scales`); it comes back up before any budget rises.
@@ -92,7 +93,7 @@ public final class FrameTimeGovernor {
         // The ladder passes through the start budget exactly: down to the floor, up to the whole.
         var below: [Int] = [], above: [Int] = []
         var b = Double(settings.start) / Self.ladderRatio
-        while Int(b) > settings.floor { below.append(Int(b)); b /= Self.ladderRatio }
+        while Int(b) > settings.floor + settings.floor / 10 { below.append(Int(b)); b /= Self.ladderRatio }
         b = Double(settings.start) * Self.ladderRatio
         while Int(b) < settings.whole { above.append(Int(b)); b *= Self.ladderRatio }
         var r = [settings.floor] + below.reversed()
@@ -141,6 +142,13 @@ public final class FrameTimeGovernor {
         observe(ms: ms, shownSplats: shownSplats)
     }
 
+    /// A still eye's frame was abandoned because the eye moved (`SplatRenderer.abandonCheck`):
+    /// back to the governed rung at once, nothing learned from the partial frame.
+    public func frameAbandoned() {
+        stillSince = nil
+        if refineRung != nil { refineRung = nil; changes += 1; resetWindow() }
+    }
+
     private func observe(ms: Double, shownSplats: Int) {
         framesOnRung += 1
         recent.append(ms)
@@ -154,9 +162,9 @@ public final class FrameTimeGovernor {
             memory[rung] = memory[rung].map { 0.7 * $0 + 0.3 * full } ?? full
             fitElasticity()
         }
-        // Over the target: down at once (after two frames on a rung, so one slow frame alone does
+        // Over the target: down at once (the median of three frames, so one slow frame alone does
         // not move it), remembering what this rung took.
-        if recent.count >= 2 && last3 > target {
+        if recent.count >= 3 && last3 > target {
             if memory[rung] == nil || framesOnRung < Self.settleFrames { memory[rung] = max(memory[rung] ?? 0, last3 / (scale * scale)) }
             if rung > 0 { stepDown(now: last3) } else if scaleIndex + 1 < settings.scales.count { setScale(scaleIndex + 1) }
             return
@@ -169,7 +177,11 @@ public final class FrameTimeGovernor {
             return
         }
         guard bindingFrames >= Self.settleFrames, rung + 1 < rungs.count, frame >= barredUntil[rung + 1] else { return }
-        if predicted(rung + 1, from: now) <= 0.85 * target { move(to: rung + 1) }
+        guard predicted(rung + 1, from: now) <= 0.85 * target else { return }
+        // Far below the target: up to three rungs at once, each predicted within 70 %.
+        var k = rung + 1
+        while k + 1 < rungs.count, k + 1 <= rung + 3, frame >= barredUntil[k + 1], predicted(k + 1, from: now) <= 0.7 * target { k += 1 }
+        move(to: k)
     }
 
     /// The time (ms) rung `k` is predicted to take, from `now` measured on the current rung: the

@@ -247,7 +247,15 @@ final class SceneScreen {
             stereo.setup = setup
             record = stereo.renderFrame(from: eyes, index: index, width: size.width, height: size.height)
         } else {
+            // A still eye's long frame (the governor refining) is dropped the moment the head moves.
+            driver.context.splats.abandonCheck = governing.abandonCheck(source: tracking.source)
             record = driver.renderFrame(from: eyes, index: index)
+            driver.context.splats.abandonCheck = nil
+            if record.stats.splat?.abandoned == true {
+                governing.frameAbandoned()
+                previousPresent = nil   // the next present-to-present time would count this frame too
+                return record.renderMs   // nothing presented: the last frame stays on screen
+            }
         }
         // The late latch: the newest predicted eye, read now, and the frame warped to it.
         var shownPose = record.view.pose

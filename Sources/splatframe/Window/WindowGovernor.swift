@@ -3,6 +3,7 @@
 // frame's render scale before each frame and learns from what the frame took. A new scene gets a
 // new governor (its own ladder and costs); other scenes are drawn as they are.
 import Foundation
+import HeadTracking
 import RenderCore
 import Viewer
 
@@ -36,6 +37,22 @@ struct WindowGovernor {
         guard let governor, governed == ObjectIdentifier(scene) else { return }
         governor.frameFinished(ms: frameMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
     }
+
+    /// While the picture refines for a still eye: a check, safe on the render workers, that the
+    /// head has moved since the frame began — the newest raw sample more than `abandonDistance`
+    /// from the one the frame began with (raw: it moves before the filter does). Nil otherwise.
+    func abandonCheck(source: any PoseSource) -> (@Sendable () -> Bool)? {
+        guard governor?.isRefining == true, let start = source.latest()?.position else { return nil }
+        let limit = Self.abandonDistance
+        return { source.latest().map { let d = $0.position - start; return (d * d).sum() > limit * limit } ?? false }
+    }
+
+    /// How far (metres) the raw head may move before a still eye's long frame is abandoned: above
+    /// a webcam's raw jitter (about a millimetre), far below a deliberate move.
+    static let abandonDistance = 0.004
+
+    /// The frame was abandoned because the head moved: the governed budget again, at once.
+    func frameAbandoned() { governor?.frameAbandoned() }
 
     /// The HUD's line: what the governor chose, and why.
     var summary: String? {
