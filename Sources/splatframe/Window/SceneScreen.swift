@@ -274,7 +274,7 @@ final class SceneScreen {
         let presented = MonotonicClock.now()
         // The governor holds the whole frame: present to present (events, overlays and the warp included).
         if let previous = previousPresent {
-            governing.afterFrame(scene, eye: record.view.pose?.eye, frameMs: (presented - previous) * 1000, at: presented)
+            governing.afterFrame(scene, eye: record.view.pose?.eye, renderMs: record.renderMs, frameMs: (presented - previous) * 1000, at: presented)
         }
         previousPresent = presented
         if let used = shownPose { tracking.presented(used, at: presented) }

@@ -14,6 +14,8 @@ struct WindowGovernor {
     private(set) var governor: FrameTimeGovernor?
     private var governed: ObjectIdentifier?
     private var stillness = EyeStillness()
+    /// The recent frames' time outside rendering (ms).
+    private var overheads: [Double] = []
 
     init(targetFps: Double) { self.targetFps = targetFps }
 
@@ -31,11 +33,20 @@ struct WindowGovernor {
         s.splatBudget = governor.budget
     }
 
-    /// After a frame of `scene`, drawn for `eye` (nil: no head), `frameMs` after the one before
-    /// it was presented, presented at `time` (`MonotonicClock` seconds).
-    mutating func afterFrame(_ scene: Scene, eye: Vec3?, frameMs: Double, at time: Double) {
+    /// After a frame of `scene`, drawn for `eye` (nil: no head) in `renderMs`, `frameMs` after
+    /// the one before it was presented, presented at `time` (`MonotonicClock` seconds).
+    ///
+    /// The governor is given the render time against what the frame period leaves of it once
+    /// the rest of the frame (events, overlays, present: the median of the last 15 frames) is
+    /// paid — a cost no budget changes — but at least half the period, so that a slow present
+    /// (a software renderer under Xvfb) does not starve the picture.
+    mutating func afterFrame(_ scene: Scene, eye: Vec3?, renderMs: Double, frameMs: Double, at time: Double) {
         guard let governor, governed == ObjectIdentifier(scene) else { return }
-        governor.frameFinished(ms: frameMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
+        overheads.append(max(0, frameMs - renderMs))
+        if overheads.count > 15 { overheads.removeFirst() }
+        let period = 1000 / targetFps
+        governor.settings.targetMs = max(period - overheads.sorted()[overheads.count / 2], period / 2)
+        governor.frameFinished(ms: renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
     }
 
     /// While the picture refines for a still eye: a check, safe on the render workers, that the
@@ -68,6 +79,7 @@ struct WindowGovernor {
         guard id != governed else { return }
         governed = id
         governor = nil
+        overheads.removeAll()
         guard let s = scene as? BudgetedScene, !s.budgetIsPinned, s.wholeSplats > 0 else { return }
         let start = s.splatBudget ?? s.wholeSplats
         governor = FrameTimeGovernor(.init(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start), whole: s.wholeSplats, start: start))
