@@ -89,35 +89,12 @@ extension PLYReader {
     /// and whose vertex rows have a fixed size (no lists); nil when the layout doesn't allow it.
     /// - Complexity: one pass over the rows; every attribute read by a precomputed byte offset.
     static func readSplatsFast(_ h: PLYHeader, _ view: ByteView, progress: SceneLoadProgress?) throws -> SplatCloud? {
-        guard h.encoding == .binaryLittleEndian else { return nil }
-        let file = view.file
-        let v = try vertexElement(h, file)
-        let layout = try GaussianLayout(v, file: file)
-        guard let stride = v.fixedRowSize, stride > 0 else { return nil }
-        // Byte offset of the vertex element: every element before it must have fixed rows.
-        var start = h.bodyOffset
-        for e in h.elements {
-            if e.name == "vertex" { break }
-            guard let s = e.fixedRowSize, let t = SizeMath.mul(e.count, s), let ns = SizeMath.add(start, t) else { return nil }
-            start = ns
-        }
-        var offsets: [String: Int] = [:]
-        var po = 0
-        for p in v.properties {
-            if offsets[p.name] == nil { offsets[p.name] = p.type == .float32 ? po : -1 }
-            po += p.type.size
-        }
-        func off(_ s: String) -> Int? { offsets[s].flatMap { $0 >= 0 ? $0 : nil } }
-        guard let ox = off("x"), let oy = off("y"), let oz = off("z"),
-              let od0 = off("f_dc_0"), let od1 = off("f_dc_1"), let od2 = off("f_dc_2"), let oop = off("opacity"),
-              let os0 = off("scale_0"), let os1 = off("scale_1"), let os2 = off("scale_2"),
-              let or0 = off("rot_0"), let or1 = off("rot_1"), let or2 = off("rot_2"), let or3 = off("rot_3") else { return nil }
-        let kept = layout.keptPerChannel
-        var restOffsets = [Int](repeating: 0, count: kept * 3)
-        for k in 0..<kept { for c in 0..<3 {
-            guard let o = off("f_rest_\(layout.fileRestIndex(k: k, c: c))") else { return nil }
-            restOffsets[k * 3 + c] = o
-        } }
+        guard let rows = try PLYSplatRows(h, file: view.file) else { return nil }
+        let start = rows.start, stride = rows.stride, v = rows.vertex, layout = rows.layout, file = view.file
+        let (ox, oy, oz) = (rows.x, rows.y, rows.z), (od0, od1, od2) = (rows.dc.0, rows.dc.1, rows.dc.2), oop = rows.opacity
+        let (os0, os1, os2) = (rows.scale.0, rows.scale.1, rows.scale.2)
+        let (or0, or1, or2, or3) = (rows.rot.0, rows.rot.1, rows.rot.2, rows.rot.3)
+        let restOffsets = rows.rest, kept = layout.keptPerChannel
         let n = v.count
         guard let total = SizeMath.mul(n, stride), start <= view.count, total <= view.count - start else {
             throw SceneIOError.truncated(file: file, offset: min(start, view.count), expected: "\(n) vertex rows of \(stride) bytes (header line \(v.line))")
@@ -183,5 +160,54 @@ extension PLYReader {
         positions.reserveCapacity(n)
         return SplatCloud(positions: positions, scales: scales, rotations: rotations, opacities: opacities, dc: dc,
                           shDegree: layout.degree, shRest: rest)
+    }
+}
+
+/// Where a binary little-endian 3DGS PLY's rows are and where each attribute sits in a row, when
+/// every attribute is a float32 in fixed-size rows (the fast path's and `PLYSplatStream`'s layout).
+struct PLYSplatRows {
+    let vertex: PLYElement
+    let layout: GaussianLayout
+    /// Byte offset of the first vertex row, and bytes per row.
+    let start: Int, stride: Int
+    /// Byte offsets within a row.
+    let x: Int, y: Int, z: Int, opacity: Int
+    let dc: (Int, Int, Int), scale: (Int, Int, Int), rot: (Int, Int, Int, Int)
+    /// Offsets of the kept rest coefficients, channel innermost (`SplatCloud.shRest` order).
+    let rest: [Int]
+
+    /// nil when the file is not binary little-endian or an attribute is not a float32 in fixed rows.
+    init?(_ h: PLYHeader, file: String) throws {
+        guard h.encoding == .binaryLittleEndian else { return nil }
+        let v = try PLYReader.vertexElement(h, file)
+        let layout = try GaussianLayout(v, file: file)
+        guard let stride = v.fixedRowSize, stride > 0 else { return nil }
+        // Byte offset of the vertex element: every element before it must have fixed rows.
+        var start = h.bodyOffset
+        for e in h.elements {
+            if e.name == "vertex" { break }
+            guard let s = e.fixedRowSize, let t = SizeMath.mul(e.count, s), let ns = SizeMath.add(start, t) else { return nil }
+            start = ns
+        }
+        var offsets: [String: Int] = [:]
+        var po = 0
+        for p in v.properties {
+            if offsets[p.name] == nil { offsets[p.name] = p.type == .float32 ? po : -1 }
+            po += p.type.size
+        }
+        func off(_ s: String) -> Int? { offsets[s].flatMap { $0 >= 0 ? $0 : nil } }
+        guard let ox = off("x"), let oy = off("y"), let oz = off("z"),
+              let od0 = off("f_dc_0"), let od1 = off("f_dc_1"), let od2 = off("f_dc_2"), let oop = off("opacity"),
+              let os0 = off("scale_0"), let os1 = off("scale_1"), let os2 = off("scale_2"),
+              let or0 = off("rot_0"), let or1 = off("rot_1"), let or2 = off("rot_2"), let or3 = off("rot_3") else { return nil }
+        let kept = layout.keptPerChannel
+        var restOffsets = [Int](repeating: 0, count: kept * 3)
+        for k in 0..<kept { for c in 0..<3 {
+            guard let o = off("f_rest_\(layout.fileRestIndex(k: k, c: c))") else { return nil }
+            restOffsets[k * 3 + c] = o
+        } }
+        vertex = v; self.layout = layout; self.start = start; self.stride = stride
+        x = ox; y = oy; z = oz; opacity = oop; dc = (od0, od1, od2); scale = (os0, os1, os2); rot = (or0, or1, or2, or3)
+        rest = restOffsets
     }
 }

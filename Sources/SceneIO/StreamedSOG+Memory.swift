@@ -13,7 +13,7 @@ extension StreamedSOG {
     /// once its chunks are copied out, so the peak holds about one copy of it, not two.
     public static func inMemory(_ pyramid: consuming LODPyramid, chunkSplats: Int = StreamedSOGWriter.defaultChunkSplats,
                                 name: String) -> StreamedSOG {
-        let layout = StreamedSOGLayout(copy pyramid, chunkSplats: max(1, chunkSplats))
+        let layout = StreamedSOGLayout(levelCount: pyramid.levels.count, leaves: pyramid.leaves, chunkSplats: max(1, chunkSplats))
         let shDegree = pyramid.levels.first?.shDegree ?? 0
         var chunks: [Chunk] = []
         var clouds: [SplatCloud] = []

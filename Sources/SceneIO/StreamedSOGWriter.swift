@@ -36,7 +36,7 @@ public enum StreamedSOGWriter {
         guard !pyramid.levels.isEmpty, pyramid.levels[0].count > 0 else {
             throw SceneIOError.unsupported(file: metaPath, reason: "a streamed SOG of 0 splats")
         }
-        let layout = StreamedSOGLayout(pyramid, chunkSplats: chunkSplats)
+        let layout = StreamedSOGLayout(levelCount: pyramid.levels.count, leaves: pyramid.leaves, chunkSplats: chunkSplats)
         let files = layout.files, names = layout.names
         let fit = RobustBounds.of(pyramid.levels[0].positions)
 
@@ -44,28 +44,17 @@ public enum StreamedSOGWriter {
         let parent = (folder as NSString).deletingLastPathComponent.isEmpty ? "." : (folder as NSString).deletingLastPathComponent
         let temp = (parent as NSString).appendingPathComponent(".\((folder as NSString).lastPathComponent).partial-\(getpid())")
         do {
-            if fm.fileExists(atPath: folder) {
-                let inside = try fm.contentsOfDirectory(atPath: folder)
-                guard inside.isEmpty || inside.contains((metaPath as NSString).lastPathComponent) else {
-                    throw SceneIOError.unwritable(file: metaPath, reason: "\(folder) exists and is not a streamed SOG; choose an empty or new folder")
-                }
-            }
+            try checkReplaceable(folder, metaPath: metaPath)
             try? fm.removeItem(atPath: temp)
             try fm.createDirectory(atPath: temp, withIntermediateDirectories: true)
             // Chunks are independent: every worker encodes the next unclaimed one.
             try ParallelLoop.run(count: files.count, threads: threads, cancelled: cancelled, progress: progress) { k in
                 let f = files[k]
-                var chunkOptions = options
-                if chunkOptions.shPaletteSize == nil { chunkOptions.shPaletteSize = min(1 << 16, f.count) }
-                let cloud = pyramid.levels[f.level].subset(ranges: f.ranges)
-                let encoded = try SOGWriter.encode(cloud, options: chunkOptions, order: Array(0..<cloud.count),
-                                                   file: (folder as NSString).appendingPathComponent(names[k]))
-                let chunkFolder = (temp as NSString).appendingPathComponent((names[k] as NSString).deletingLastPathComponent)
-                try FileManager.default.createDirectory(atPath: chunkFolder, withIntermediateDirectories: true)
-                try SOGWriter.writeFiles(encoded, into: chunkFolder)
+                try writeChunk(pyramid.levels[f.level].subset(ranges: f.ranges), name: names[k], into: temp, options: options,
+                               file: (folder as NSString).appendingPathComponent(names[k]))
             }
             if cancelled?() == true { throw SceneIOError.cancelled(file: metaPath) }
-            let meta = metaJSON(pyramid, names: names, place: layout.place, fit: fit)
+            let meta = metaJSON(counts: pyramid.counts, leaves: pyramid.leaves, tree: pyramid.tree, names: names, place: layout.place, fit: fit)
             try Data(meta.utf8).write(to: URL(fileURLWithPath: (temp as NSString).appendingPathComponent((metaPath as NSString).lastPathComponent)))
             if fm.fileExists(atPath: folder) { try fm.removeItem(atPath: folder) }
             try fm.moveItem(atPath: temp, toPath: folder)
@@ -78,8 +67,22 @@ public enum StreamedSOGWriter {
         }
     }
 
-    /// lod-meta.json's text.
-    static func metaJSON(_ p: LODPyramid, names: [String], place: [[(file: Int, offset: Int)]], fit: Bounds) -> String {
+    /// Encodes `cloud` as the chunk `name` (`L_I/meta.json`) under `folder`, its SH palette holding
+    /// its rows unless `options` names a size; `file` names it in errors.
+    public static func writeChunk(_ cloud: SplatCloud, name: String, into folder: String,
+                                  options: SOGWriter.Options = SOGWriter.Options(), file: String? = nil) throws {
+        var chunkOptions = options
+        if chunkOptions.shPaletteSize == nil { chunkOptions.shPaletteSize = min(1 << 16, cloud.count) }
+        let encoded = try SOGWriter.encode(cloud, options: chunkOptions, order: Array(0..<cloud.count),
+                                           file: file ?? (folder as NSString).appendingPathComponent(name))
+        let chunkFolder = (folder as NSString).appendingPathComponent((name as NSString).deletingLastPathComponent)
+        try FileManager.default.createDirectory(atPath: chunkFolder, withIntermediateDirectories: true)
+        try SOGWriter.writeFiles(encoded, into: chunkFolder)
+    }
+
+    /// lod-meta.json's text for a tree whose levels hold `counts` splats.
+    static func metaJSON(counts: [Int], leaves: [LODPyramid.Leaf], tree: LODPyramid.Node, names: [String],
+                         place: [[(file: Int, offset: Int)]], fit: Bounds) -> String {
         func num(_ v: Float) -> String { v.isFinite ? "\(v)" : "0" }
         func bound(_ b: Bounds) -> String {
             "{\"min\":[\(num(b.min.x)),\(num(b.min.y)),\(num(b.min.z))],\"max\":[\(num(b.max.x)),\(num(b.max.y)),\(num(b.max.z))]}"
@@ -87,13 +90,13 @@ public enum StreamedSOGWriter {
         func node(_ n: LODPyramid.Node) -> (String, Bounds) {
             switch n {
             case .leaf(let i):
-                let leaf = p.leaves[i]
+                let leaf = leaves[i]
                 var lods: [String] = []
                 for (l, r) in leaf.ranges.enumerated() where !r.isEmpty && place[i][l].file >= 0 {
                     lods.append("\"\(l)\":{\"file\":\(place[i][l].file),\"offset\":\(place[i][l].offset),\"count\":\(r.count)}")
                 }
                 var errors = ""
-                if let t = leaf.levelErrors, t.levels == p.levels.count {
+                if let t = leaf.levelErrors, t.levels == counts.count {
                     errors = ",\"levelErrors\":[" + t.values.map { String(format: "%.4g", Double($0)) }.joined(separator: ",") + "]"
                 }
                 return ("{\"bound\":\(bound(leaf.bounds)),\"lods\":{\(lods.joined(separator: ","))}\(errors)}", leaf.bounds)
@@ -103,9 +106,8 @@ public enum StreamedSOGWriter {
                 return ("{\"bound\":\(bound(u)),\"children\":[\(ta),\(tb)]}", u)
             }
         }
-        let counts = p.counts
         return "{\"version\":1,\"asset\":{\"generator\":\"splatframe\"},\"count\":\(counts.reduce(0, +)),\"counts\":\(counts)"
-            + ",\"fitBounds\":\(bound(fit)),\"lodLevels\":\(counts.count),\"filenames\":[\(names.map { "\"\($0)\"" }.joined(separator: ","))],\"tree\":\(node(p.tree).0)}"
+            + ",\"fitBounds\":\(bound(fit)),\"lodLevels\":\(counts.count),\"filenames\":[\(names.map { "\"\($0)\"" }.joined(separator: ","))],\"tree\":\(node(tree).0)}"
     }
 }
 
@@ -134,11 +136,12 @@ struct StreamedSOGLayout {
     var place: [[(file: Int, offset: Int)]]
     var names: [String] = []
 
-    init(_ pyramid: LODPyramid, chunkSplats: Int) {
-        place = [[(file: Int, offset: Int)]](repeating: [], count: pyramid.leaves.count)
-        for l in pyramid.levels.indices {
+    /// The layout of `leaves` (their ranges index levels 0..<levelCount) in tree order.
+    init(levelCount: Int, leaves: [LODPyramid.Leaf], chunkSplats: Int) {
+        place = [[(file: Int, offset: Int)]](repeating: [], count: leaves.count)
+        for l in 0..<levelCount {
             var current = -1
-            for (i, leaf) in pyramid.leaves.enumerated() {
+            for (i, leaf) in leaves.enumerated() {
                 let r = l < leaf.ranges.count ? leaf.ranges[l] : 0..<0
                 guard !r.isEmpty else { place[i].append((-1, 0)); continue }
                 if current < 0 || files[current].count + r.count > chunkSplats && files[current].count > 0 {
@@ -148,7 +151,7 @@ struct StreamedSOGLayout {
                 files[current].ranges.append(r); files[current].count += r.count
             }
         }
-        var perLevel = [Int](repeating: 0, count: pyramid.levels.count)
+        var perLevel = [Int](repeating: 0, count: levelCount)
         for f in files { names.append("\(f.level)_\(perLevel[f.level])/meta.json"); perLevel[f.level] += 1 }
     }
 }

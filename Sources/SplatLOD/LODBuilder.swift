@@ -24,7 +24,15 @@ import Workers
 public enum LODBuildError: Error, Equatable, CustomStringConvertible {
     /// The build was stopped (the window closed, the capture was replaced).
     case cancelled
-    public var description: String { "the level-of-detail build was stopped" }
+    /// A working file of the out-of-core build (`OutOfCoreBuilder`) could not be read or written
+    /// (disk full, permissions, removed while building).
+    case workFile(path: String, reason: String)
+    public var description: String {
+        switch self {
+        case .cancelled: return "the level-of-detail build was stopped"
+        case let .workFile(path, reason): return "\(path): the level-of-detail build's working file: \(reason)"
+        }
+    }
 }
 
 /// Builds level-of-detail pyramids.

@@ -27,6 +27,14 @@ struct ConvertCommand: ParsableCommand {
             transform: Checked.integer(in: 1024...16_777_216, "splat counts"))
     var chunkSplats: Int = StreamedSOGWriter.defaultChunkSplats
 
+    @Option(name: .customLong("max-memory"), parsing: .unconditional,
+            help: "Streamed SOG: most memory the level-of-detail build may hold, in bytes or with K, M, G (default 2G). A capture whose in-memory build would need more is built out of core: read in a stream, split on disk, built region by region; an interrupted build continues where it stopped when run again.",
+            transform: Checked.bytes(in: (256 << 20)...(1 << 50)))
+    var maxMemory: Int = OutOfCoreBuilder.defaultMaxMemory
+
+    @Flag(name: .customLong("out-of-core"), help: "Streamed SOG: build out of core even when the in-memory build would fit --max-memory.")
+    var outOfCore = false
+
     @Option(name: .customLong("spz-version"), help: "SPZ version to write: 3 is gzip, read everywhere; 4 has zstd streams.")
     var spzVersion: SPZVersion = .v3
 
@@ -54,13 +62,27 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
-    /// Builds levels of detail for the input's splats and writes them as a streamed SOG.
+    /// Builds levels of detail for the input's splats and writes them as a streamed SOG: in
+    /// memory when the build fits `--max-memory`, else (or with `--out-of-core`) out of core.
     func writeStreamed() throws {
         let loading = TerminalProgress(label: "reading")
-        let (scene, info) = try SceneFile.loadWithInfo(path: input, progress: loading.callback)
+        let stream = try SplatStreams.open(input, progress: loading.callback)
         loading.finish()
-        guard case .splats(let cloud) = scene else {
-            throw SceneIOError.unsupported(file: input, reason: "a streamed SOG holds splats; this file holds \(info.kind)")
+        if outOfCore || !OutOfCoreBuilder.inMemoryFits(splats: stream.count, shDegree: stream.shDegree, maxMemory: maxMemory) {
+            return try writeOutOfCore(stream)
+        }
+        // A file read whole already is the capture; a streamed one is read whole as before.
+        var cloud: SplatCloud
+        if let whole = (stream as? WholeCloudStream)?.take() {
+            cloud = whole
+        } else {
+            let reading = TerminalProgress(label: "reading")
+            let (scene, info) = try SceneFile.loadWithInfo(path: input, progress: reading.callback)
+            reading.finish()
+            guard case .splats(let c) = scene else {
+                throw SceneIOError.unsupported(file: input, reason: "a streamed SOG holds splats; this file holds \(info.kind)")
+            }
+            cloud = c
         }
         let started = Date()
         var options = CaptureLOD.buildOptions(splats: cloud.count, chunkSplats: chunkSplats)
@@ -78,5 +100,40 @@ struct ConvertCommand: ParsableCommand {
         let counts = pyramid.counts.map(String.init).joined(separator: ", ")
         print(String(format: "wrote %@ (%d levels: %@ splats; %d leaves; built in %.1f s, written in %.1f s)", output,
                      pyramid.levels.count, counts, pyramid.leaves.count, built, Date().timeIntervalSince(started) - built))
+    }
+
+    /// The out-of-core build, its progress on one line: regions done and the time left.
+    func writeOutOfCore(_ stream: any SplatStream) throws {
+        var options = OutOfCoreBuilder.Options()
+        options.levels = lodLevels; options.chunkSplats = chunkSplats; options.maxMemoryBytes = maxMemory
+        let started = Date()
+        let tty = isatty(2) != 0
+        let result = try OutOfCoreBuilder.build(input: input, output: output, options: options, stream: stream, progress: { p in
+            guard tty else { return }
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + Self.progressLine(p)).utf8))
+        })
+        if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        for w in result.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        let counts = result.counts.map(String.init).joined(separator: ", ")
+        var how = "out of core, \(result.regions) region\(result.regions == 1 ? "" : "s")"
+        if result.regionsReused > 0 { how += ", \(result.regionsReused) from an earlier run" }
+        if !result.streamedInput { how += "; the input was read whole" }
+        print(String(format: "wrote %@ (%d levels: %@ splats; %d leaves; built and written in %.1f s, %@)", output,
+                     result.counts.count, counts, result.leaves, Date().timeIntervalSince(started), how))
+    }
+
+    /// `building levels of detail: region 3/8, 41 %, about 2 min left`.
+    static func progressLine(_ p: OutOfCoreBuilder.Progress) -> String {
+        var line = "building levels of detail: "
+        switch p.phase {
+        case .reading: line += "reading"
+        case .partitioning: line += "splitting on disk"
+        case .building: line += "region \(min(p.regions, p.regionsDone + 1))/\(p.regions)"
+        }
+        line += String(format: ", %.0f %%", p.fraction * 100)
+        if let s = p.secondsLeft {
+            line += s < 90 ? ", about \(Int(s.rounded())) s left" : ", about \(Int((s / 60).rounded())) min left"
+        }
+        return line
     }
 }

@@ -1,6 +1,7 @@
 // Checked — range-checked numbers for options: one rule each (finite, within the range), one
 // message naming the range and its unit.
 import ArgumentParser
+import Foundation
 import Viewer
 
 /// Transforms for `@Option(transform:)` that read a number and refuse what is out of range,
@@ -13,6 +14,23 @@ enum Checked {
                 throw ArgumentRule("expected a whole number of \(unit), \(range.lowerBound)…\(range.upperBound)")
             }
             return v
+        }
+    }
+
+    /// A size in bytes written `2147483648`, `512M`, `2G` or `1.5G` (K, M, G, T: powers of 1024;
+    /// a trailing B allowed), in `range`.
+    static func bytes(in range: ClosedRange<Int>) -> @Sendable (String) throws -> Int {
+        { text in
+            var t = text.trimmingCharacters(in: .whitespaces).uppercased()
+            if t.hasSuffix("B") { t.removeLast() }
+            var scale = 1.0
+            if let last = t.last, let power = "KMGT".firstIndex(of: last) {
+                scale = pow(1024, Double("KMGT".distance(from: "KMGT".startIndex, to: power) + 1)); t.removeLast()
+            }
+            guard let v = Double(t), v.isFinite, v >= 0, v * scale < 9e18, range.contains(Int(v * scale)) else {
+                throw ArgumentRule("expected a size in bytes, \(range.lowerBound >> 20) MB…\(range.upperBound >> 30) GB (K, M, G allowed: 512M, 2G)")
+            }
+            return Int(v * scale)
         }
     }
 

@@ -1,0 +1,101 @@
+// SceneIO — PLYSplatStream: a binary little-endian 3DGS PLY read a block of rows at a time with
+// `pread` (no mapping: what it holds is one block, whatever the file's size, 4 GB and more).
+// Each row is converted exactly as the fast whole-file path converts it (`PLYReader.readSplatsFast`:
+// exp of the scales, sigmoid of the opacity, normalised rotation, rest coefficients as stored).
+import Foundation
+import RenderCore
+
+/// A binary little-endian float32 3DGS PLY, block by block (see the file header).
+public final class PLYSplatStream: SplatStream {
+    private let fd: Int32
+    private let rows: PLYSplatRows
+    private let file: String
+    private var row = 0
+    private var buffer: [UInt8] = []
+    public let count: Int
+    public var shDegree: Int { rows.layout.degree }
+    public let warnings: [String]
+    public var isBounded: Bool { true }
+
+    /// Most header bytes read before giving up on streaming (the whole-file reader then decides).
+    static let headerLimit = 1 << 20
+
+    /// The stream of `path`, or nil when it is not a PLY this reader takes (another encoding or
+    /// layout, a 2DGS capture, not 3DGS at all): the caller reads it whole.
+    /// - Throws: `SceneIOError` when the file cannot be opened or its rows are cut short.
+    public static func open(_ path: String) throws -> PLYSplatStream? {
+        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SceneIOError.unreadable(file: path, reason: FileManager.default.fileExists(atPath: path) ? String(cString: strerror(errno)) : "no such file")
+        }
+        var keep = false
+        defer { if !keep { close(fd) } }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(st.st_size)
+        var head = [UInt8](repeating: 0, count: min(size, headerLimit))
+        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard got == head.count, head.starts(with: Array("ply".utf8)) else { return nil }
+        let parsed: (PLYHeader, PLYSplatRows?, [String])? = try head.withUnsafeBytes { raw in
+            guard let h = try? PLYHeader.parse(ByteView(bytes: raw, file: path)), PLYReader.kind(of: h) == .gaussians else { return nil }
+            var warnings = h.warnings
+            guard PLYReader.renderMode(h, file: path, warnings: &warnings) != .twoD else { return nil }
+            return (h, try PLYSplatRows(h, file: path), warnings)
+        }
+        guard let (h, maybeRows, warnings) = parsed, let rows = maybeRows else { return nil }
+        let v = rows.vertex
+        guard let total = SizeMath.mul(v.count, rows.stride), rows.start <= size, total <= size - rows.start else {
+            throw SceneIOError.truncated(file: path, offset: min(rows.start, size), expected: "\(v.count) vertex rows of \(rows.stride) bytes (header line \(v.line))")
+        }
+        _ = h
+        keep = true
+        return PLYSplatStream(fd: fd, rows: rows, file: path, warnings: warnings)
+    }
+
+    private init(fd: Int32, rows: PLYSplatRows, file: String, warnings: [String]) {
+        self.fd = fd; self.rows = rows; self.file = file; self.warnings = warnings; count = rows.vertex.count
+    }
+
+    deinit { close(fd) }
+
+    public func next(maxSplats: Int) throws -> SplatCloud? {
+        guard row < count else { return nil }
+        let n = min(count - row, max(1, maxSplats)), stride = rows.stride
+        if buffer.count < n * stride { buffer = [UInt8](repeating: 0, count: n * stride) }
+        let offset = rows.start + row * stride
+        try buffer.withUnsafeMutableBytes { raw in
+            var done = 0
+            while done < n * stride {
+                let r = pread(fd, raw.baseAddress! + done, n * stride - done, off_t(offset + done))
+                if r < 0 && errno == EINTR { continue }
+                guard r > 0 else {
+                    throw SceneIOError.truncated(file: file, offset: offset + done, expected: "\(count) vertex rows of \(stride) bytes")
+                }
+                done += r
+            }
+        }
+        let rows = self.rows, restPer = rows.rest.count
+        var cloud = SplatCloud(shDegree: shDegree)
+        cloud.reserveCapacity(n)
+        var rest = [Float](repeating: 0, count: restPer)
+        try buffer.withUnsafeBytes { raw in
+            let view = ByteView(bytes: raw, file: file)
+            for i in 0..<n {
+                let r = i * stride
+                let p = Vec3(view.f32(r + rows.x), view.f32(r + rows.y), view.f32(r + rows.z))
+                guard p.x.isFinite && p.y.isFinite && p.z.isFinite else {
+                    throw SceneIOError.badValue(file: file, element: "vertex", row: row + i, expected: "finite x y z", found: "\(p.x) \(p.y) \(p.z)")
+                }
+                for m in 0..<restPer { rest[m] = view.f32(r + rows.rest[m]) }
+                cloud.append(position: p,
+                             scale: Vec3(expf(view.f32(r + rows.scale.0)), expf(view.f32(r + rows.scale.1)), expf(view.f32(r + rows.scale.2))),
+                             rotation: Quaternion(w: view.f32(r + rows.rot.0), x: view.f32(r + rows.rot.1),
+                                                  y: view.f32(r + rows.rot.2), z: view.f32(r + rows.rot.3)).normalized,
+                             opacity: sigmoid(view.f32(r + rows.opacity)),
+                             dc: Vec3(view.f32(r + rows.dc.0), view.f32(r + rows.dc.1), view.f32(r + rows.dc.2)), rest: rest)
+            }
+        }
+        row += n
+        return cloud
+    }
+}
