@@ -46,7 +46,8 @@ public protocol SplatLevelsOfDetail: AnyObject {
 ///    nothing shown yet takes the loaded level nearest its wanted one (coarser on ties). So the
 ///    frame never waits for I/O (`realtime`) and a transition never pops more than one level.
 /// 3. The chunks of the shown, next and wanted levels are pinned and requested from the
-///    `LODChunkStore` (shown first, then next steps coarse to fine, then wanted levels).
+///    `LODChunkStore` (shown first, then next steps coarse to fine, then wanted levels; in the
+///    window, last, those a moving eye will want soon: `MotionPrefetch`).
 /// 4. When the shown levels changed, `splats` is re-assembled from the prepared blocks by plain
 ///    copies into a reused buffer (it grows, never shrinks); when they did not, nothing is copied
 ///    and nothing allocated.
@@ -102,6 +103,8 @@ public final class StreamedLevels: SplatLevelsOfDetail {
     /// (`refineVisibility`), and the last frame's camera (frame-exact: a view held still).
     private var measurementRefined = false
     private var previousCamera: Camera?
+    /// Chunks a moving eye will want soon, asked for after the frame's own (realtime only).
+    lazy var prefetch: MotionPrefetch? = store.realtime ? MotionPrefetch(sog: sog, pixelThreshold: options.pixelThreshold) : nil
     /// Frames in a row whose camera the current measurement still stands for (window).
     private var stillFrames = 0
     /// Measurements and refinements so far (for status and tests).
@@ -250,6 +253,11 @@ public final class StreamedLevels: SplatLevelsOfDetail {
             }
         }
         for n in 0..<nodes where selector.wanted[n] >= 0 { addRequest(store.chunk(node: n, level: selector.wanted[n])) }
+        // Last: what a moving eye will want soon (`MotionPrefetch`; the window only).
+        if let prefetch {
+            for c in prefetch.chunks(camera: camera, budget: budget, forced: options.forcedLevel, pixelThreshold: options.pixelThreshold,
+                                     chunk: { [store] n, l in store.chunk(node: n, level: l) }) { addRequest(c) }
+        }
         store.request(requests[0..<requestCount], pins: pins)
 
         // Re-assemble only when the shown levels changed.

@@ -104,3 +104,40 @@ struct LODSheddingTests {
         #expect(scene.primitiveCount > 0)
     }
 }
+
+/// A moving eye's coming chunks are asked for before it arrives (`MotionPrefetch`, window only);
+/// a still eye asks for nothing beyond its own frame.
+struct LODPrefetchTests {
+    static func camera(z: Float) -> Camera {
+        Camera(width: 640, height: 360, view: Matrix4.lookAt(eye: Vec3(0, 0, z), target: Vec3(0, 0, z - 1), up: Vec3(0, 1, 0)),
+               projection: Matrix4.perspective(fovY: 0.8, aspect: 16 / 9, near: 0.01, far: 100))
+    }
+
+    @Test func aMovingEyeAsksForWhatItWillWantBeforeItGetsThere() throws {
+        var cloud = SplatCloud(shDegree: 0)
+        LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.5, 0.5, 0.5))
+        var b = LODBuilder.Options()
+        b.levels = 6; b.leafSplats = 1024
+        let sog = StreamedSOG.inMemory(try LODBuilder.build(cloud, options: b), chunkSplats: 1500, name: "wall")
+        var o = LODOptions()
+        o.budget = nil
+        let levels = StreamedLevels(sog: sog, options: o, realtime: true)
+        defer { levels.stop() }
+        let prefetch = try #require(levels.prefetch)
+        // Still: nothing predicted.
+        for _ in 0..<6 { levels.update(camera: Self.camera(z: 20), threads: 1) }
+        #expect(prefetch.predictions == 0 && prefetch.predicted.isEmpty)
+        // Walking towards the wall, 25 cm a frame: the levels 12 frames ahead are finer.
+        var anticipated = false
+        for k in 0..<40 where !anticipated {
+            levels.update(camera: Self.camera(z: 20 - 0.25 * Float(k)), threads: 1)
+            let own = Set((0..<levels.selector.nodeCount).compactMap { n -> Int? in
+                let w = levels.selector.wanted[n]
+                return w >= 0 ? levels.store.chunk(node: n, level: w) : nil
+            })
+            anticipated = !Set(prefetch.predicted).subtracting(own).isEmpty
+        }
+        #expect(prefetch.predictions > 0)
+        #expect(anticipated, "the eye walking closer never asked for a chunk its own frame did not want")
+    }
+}
