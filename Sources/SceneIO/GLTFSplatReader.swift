@@ -11,8 +11,9 @@
 // renderer blends in; `lin_rec709_display` colours are turned to sRGB per splat (a warning says
 // blending then differs); unknown kernels, colour spaces and projections are warnings (drawn as
 // ellipses, sRGB, perspective). A required extension SplatFrame does not read, or a malformed
-// accessor, is one line naming the file and the accessor. Primitives without the extension are
-// not read here.
+// accessor, is one line naming the file and the accessor. Splats compressed as
+// KHR_gaussian_splatting_compression_spz_2 are read from their SPZ payload. Primitives without the
+// extension are not read here.
 import Foundation
 import JSONInput
 import RenderCore
@@ -21,8 +22,8 @@ enum GLTFSplatReader {
     static let extensionName = "KHR_gaussian_splatting"
     /// Extensions whose data this reader (or, for meshes, the importer) understands; any other
     /// in `extensionsRequired` is refused.
-    static let understood: Set<String> = [extensionName, "KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform",
-                                          "KHR_draco_mesh_compression", "KHR_materials_emissive_strength"]
+    static let understood: Set<String> = Set([extensionName] + GLTFSplatPrimitive.spzExtensionNames).union(["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform",
+                                          "KHR_draco_mesh_compression", "KHR_materials_emissive_strength"])
     /// Most splats the scene may instantiate per splat stored (nodes sharing a mesh).
     static let maxInstancing = 16
 
