@@ -105,7 +105,8 @@ enum GLTFSplatReader {
         if stored > 0 && placed == 0 {
             warnings.append("\(file): no node of the scene places the splat meshes; nothing to draw")
         }
-        let variant = (doc.kind == "glb" ? "binary .glb, " : ".gltf, ") + extensionName
+        let compressed = primitives.contains { $0.values.contains { $0.element.properties.first?.hasPrefix("SPZ v") == true } }
+        let variant = (doc.kind == "glb" ? "binary .glb, " : ".gltf, ") + extensionName + (compressed ? " + SPZ" : "")
             + (colorSpaces.isEmpty ? "" : " (" + colorSpaces.sorted().joined(separator: ", ") + ")")
         let version = (try? doc.json.optional("asset")?.optional("version")?.string()) ?? ""
         return ReadResult(scene: .splats(cloud), format: .gltf, variant: variant, version: version,
