@@ -24,15 +24,7 @@ enum GLTFSplatWriter {
     /// - Parameter spz: compress the splats as an SPZ payload with these options (version 3 only).
     static func encodeGLB(_ cloud: SplatCloud, file: String, spz: SPZWriteOptions? = nil) throws -> [UInt8] {
         let (json, bin) = try document(cloud, file: file, embedded: false, spz: spz)
-        var jsonBytes = Array(json.utf8)
-        while jsonBytes.count % 4 != 0 { jsonBytes.append(0x20) }
-        var out: [UInt8] = []
-        out.reserveCapacity(28 + jsonBytes.count + bin.count)
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
-        u32(Int(GLTFContainer.glbMagic)); u32(2); u32(12 + 8 + jsonBytes.count + 8 + bin.count)
-        u32(jsonBytes.count); u32(Int(GLTFContainer.chunkJSON)); out += jsonBytes
-        u32(bin.count); u32(Int(GLTFContainer.chunkBIN)); out += bin
-        return out
+        return GLTFContainer.glb(json: Array(json.utf8), bin: bin)
     }
 
     /// The `.gltf` text of `cloud`, its buffer embedded as a base64 `data:` URI.

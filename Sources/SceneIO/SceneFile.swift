@@ -75,7 +75,9 @@ public enum SceneFile {
                 throw SceneIOError.unknownFormat(file: name, found: view.sample(0, 12))
             }
             // glTF with KHR_gaussian_splatting primitives: our reader (the importer sees bare points).
-            if f == .gltf, let splats = try GLTFSplatReader.readIfSplats(view, directory: directory) { return splats }
+            if f == .gltf, let splats = try GLTFSplatReader.readIfSplats(view, directory: directory, meshes: { doc in
+                try GLTFMeshPart.read(doc, view: view, directory: directory)
+            }) { return splats }
             if f.isImported { return try ImportedModelReader.read(path: sourcePath, view: view, format: f, directory: directory) }
             return try read(view, format: f, directory: directory, progress: progress)
         }
@@ -94,7 +96,9 @@ public enum SceneFile {
         case .stl: return try STLReader.read(view, progress: progress)
         case .sog: return try SOGReader.read(view, directory: directory, progress: progress)
         case .gltf:
-            if let splats = try GLTFSplatReader.readIfSplats(view, directory: directory) { return splats }
+            if let splats = try GLTFSplatReader.readIfSplats(view, directory: directory, meshes: { doc in
+                try GLTFMeshPart.read(doc, view: view, directory: directory)
+            }) { return splats }
             return try ImportedModelReader.read(path: nil, view: view, format: format, directory: directory)
         case .fbx, .dae, .threeDS:
             return try ImportedModelReader.read(path: nil, view: view, format: format, directory: directory)
