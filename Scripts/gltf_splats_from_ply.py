@@ -16,9 +16,22 @@ What the text says, and what this does:
   half turn in the node, times an optional extra node transform (--rotate AXIS_X,AXIS_Y,AXIS_Z,DEGREES
   --translate X,Y,Z --scale S), which a reader must apply to centres, covariances and SH.
 
+- --spz: the splats as one SPZ payload, as KHR_gaussian_splatting_compression_spz_2 says (KhronosGroup/glTF
+  PR #2531, draft): the extension inside the KHR_gaussian_splatting object with the index of a bufferView
+  holding the SPZ bytes, the attributes' accessors without bufferView (count only), the extension used and
+  required. The payload follows nianticlabs/spz 2.x's format (NGSP version 3, gzip; load-spz.cc): a 16-byte
+  header (magic, version, count, SH degree, 12 fractional bits, flags), then positions as 24-bit fixed
+  point, alphas (sigmoid * 255), colours (dc * 0.15 * 255 + 127.5), log scales ((ln s + 10) * 16),
+  rotations "smallest three" (2-bit index of the largest component, made positive; 3 x (sign bit, 9 bits
+  of |c| / sqrt(1/2))) and SH (round(v * 128) + 128 to the centre of 8-wide buckets for degree 1, 16-wide
+  above), coefficient-major with RGB innermost. Packed "from LUF", as the draft requires: the library
+  stores RUB, flipping x and z (positions, quaternion x and z, and each SH coefficient by the sign its basis
+  function takes under (x, y, z) -> (-x, y, -z)).
+
 Usage: gltf_splats_from_ply.py IN.ply OUT.glb [--frame data|node] [--rotate ...] [--translate ...]
-       [--scale S] [--count N] [--degree D]
+       [--scale S] [--count N] [--degree D] [--spz]
 """
+import gzip
 import argparse
 import json
 import math
@@ -29,6 +42,7 @@ import numpy as np
 from ply_floats import read_ply
 
 KHR = "KHR_gaussian_splatting"
+SPZ = "KHR_gaussian_splatting_compression_spz_2"
 
 
 def sh_basis(x, y, z):
@@ -49,6 +63,47 @@ def quat_mul(a, b):
                      aw * bw - ax * bx - ay * by - az * bz], axis=-1)
 
 
+def to_u8(v):
+    return np.clip(np.round(v), 0, 255).astype(np.uint8)
+
+
+def spz_payload(pos, q, scale, opacity, dc, rest, degree):
+    """The gzip-compressed NGSP v3 stream of splats given in glTF's frame (LUF for the library)."""
+    n = len(pos)
+    flip = np.array([-1.0, 1.0, -1.0])                                              # LUF -> RUB
+    u = (0.3, 0.5, 0.7)
+    sh_signs = np.array(sh_basis(-u[0], u[1], -u[2])) / np.array(sh_basis(*u))
+    fb = 12
+    fixed = np.round(pos * flip * (1 << fb)).astype(np.int64)
+    if np.abs(fixed).max(initial=0) >= 1 << 23:
+        raise SystemExit("a centre is too far for 24-bit positions at 12 fractional bits")
+    fixed &= 0xFFFFFF
+    positions = np.stack([(fixed >> s) & 0xFF for s in (0, 8, 16)], axis=-1).astype(np.uint8)   # n, 3 axes, 3 bytes
+    alphas = to_u8(opacity * 255)
+    colors = to_u8(dc * (0.15 * 255) + 0.5 * 255)
+    scales = to_u8((np.log(scale) + 10) * 16)
+    # Quaternion (x, y, z, w): x and z flipped with the axes (w, the angle, stays), then "smallest three".
+    r = q / np.linalg.norm(q, axis=1, keepdims=True) * np.array([-1.0, 1.0, -1.0, 1.0])
+    largest = np.argmax(np.abs(r), axis=1)
+    negate = r[np.arange(n), largest] < 0
+    comp = largest.astype(np.uint64)
+    for i in range(4):
+        keep = largest != i
+        negbit = ((r[:, i] < 0) ^ negate).astype(np.uint64)
+        mag = np.floor(511 * np.abs(r[:, i]) / math.sqrt(0.5) + 0.5).astype(np.uint64)
+        comp = np.where(keep, (comp << np.uint64(10)) | (negbit << np.uint64(9)) | mag, comp)
+    rotations = np.stack([(comp >> np.uint64(s)) & np.uint64(0xFF) for s in (0, 8, 16, 24)], axis=-1).astype(np.uint8)
+    coefs = (degree + 1) ** 2 - 1
+    sh = np.zeros((n, coefs, 3), dtype=np.uint8)
+    for k in range(coefs):
+        bucket = 8 if k < 3 else 16
+        v = np.round(rest[:, k, :] * sh_signs[k] * 128) + 128
+        sh[:, k, :] = np.clip((v + bucket // 2) // bucket * bucket, 0, 255).astype(np.uint8)
+    header = struct.pack("<IIIBBBB", 0x5053474E, 3, n, degree, fb, 0, 0)
+    raw = header + b"".join(x.tobytes() for x in (positions, alphas, colors, scales, rotations, sh))
+    return gzip.compress(raw)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("ply")
@@ -59,6 +114,7 @@ def main():
     ap.add_argument("--scale", type=float, default=None)
     ap.add_argument("--count", type=int, default=None)
     ap.add_argument("--degree", type=int, default=3)
+    ap.add_argument("--spz", action="store_true")
     a = ap.parse_args()
 
     p, n = read_ply(a.ply)
@@ -106,12 +162,19 @@ def main():
     color = np.concatenate([linear, opacity[:, None]], axis=1)
 
     blob, views, accessors, attributes = bytearray(), [], [], {}
+    if a.spz:
+        payload = spz_payload(pos, q, scale, opacity, dc, rest, degree)
+        views.append({"buffer": 0, "byteOffset": 0, "byteLength": len(payload)})
+        blob.extend(payload)
 
     def add(name, values, type_, minmax=False):
         values = np.ascontiguousarray(values, dtype="<f4")
-        views.append({"buffer": 0, "byteOffset": len(blob), "byteLength": values.nbytes})
-        blob.extend(values.tobytes())
-        acc = {"bufferView": len(views) - 1, "componentType": 5126, "count": n, "type": type_}
+        acc = {"componentType": 5126, "count": n, "type": type_}
+        if not a.spz:                       # with --spz the values are in the payload: the accessor only counts
+            blob.extend(b"\0" * (-len(blob) % 4))
+            views.append({"buffer": 0, "byteOffset": len(blob), "byteLength": values.nbytes})
+            blob.extend(values.tobytes())
+            acc["bufferView"] = len(views) - 1
         if minmax:
             acc["min"] = [float(v) for v in values.min(axis=0)]
             acc["max"] = [float(v) for v in values.max(axis=0)]
@@ -130,12 +193,17 @@ def main():
             add(f"{KHR}:SH_DEGREE_{l}_COEF_{m}", rest[:, k, :], "VEC3")
             k += 1
 
+    ext = {"kernel": "ellipse", "colorSpace": "srgb_rec709_display"}
+    if a.spz:
+        ext["extensions"] = {SPZ: {"bufferView": 0}}
     doc = {"asset": {"version": "2.0", "generator": "gltf_splats_from_ply.py"},
-           "extensionsUsed": [KHR],
+           "extensionsUsed": [KHR] + ([SPZ] if a.spz else []),
            "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [node],
            "meshes": [{"primitives": [{"mode": 0, "attributes": attributes,
-                                       "extensions": {KHR: {"kernel": "ellipse", "colorSpace": "srgb_rec709_display"}}}]}],
+                                       "extensions": {KHR: ext}}]}],
            "buffers": [{"byteLength": len(blob)}], "bufferViews": views, "accessors": accessors}
+    if a.spz:
+        doc["extensionsRequired"] = [SPZ]
     text = json.dumps(doc, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 4)
     blob.extend(b"\0" * (-len(blob) % 4))

@@ -20,6 +20,13 @@ public struct Bounds: Equatable, Sendable {
         return Bounds(min: pointwiseMin(min, p), max: pointwiseMax(max, p))
     }
 
+    /// The smallest box holding both boxes (an empty one adds nothing).
+    public func union(_ other: Bounds) -> Bounds {
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        return Bounds(min: pointwiseMin(min, other.min), max: pointwiseMax(max, other.max))
+    }
+
     /// Bounds of a set of points.
     public init<S: Sequence>(points: S) where S.Element == Vec3 {
         var b = Bounds.empty

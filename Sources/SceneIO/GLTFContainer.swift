@@ -112,6 +112,20 @@ struct GLTFContainer {
         return (jsonData, binChunk, kind)
     }
 
+    /// A `.glb` holding `json` and (when not nil) the binary chunk `bin`, each padded to 4 bytes.
+    static func glb(json: [UInt8], bin: [UInt8]?) -> [UInt8] {
+        var j = json
+        while j.count % 4 != 0 { j.append(0x20) }
+        let padded = bin.map { $0 + [UInt8](repeating: 0, count: (4 - $0.count % 4) % 4) }
+        var out: [UInt8] = []
+        out.reserveCapacity(28 + j.count + (padded?.count ?? 0))
+        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
+        u32(Int(glbMagic)); u32(2); u32(12 + 8 + j.count + (padded.map { 8 + $0.count } ?? 0))
+        u32(j.count); u32(Int(chunkJSON)); out += j
+        if let padded { u32(padded.count); u32(Int(chunkBIN)); out += padded }
+        return out
+    }
+
     /// The parsed JSON document alone (no buffers read); nil when it is not JSON.
     static func document(_ view: ByteView) throws -> JSONNode? {
         try? JSONNode.parse(chunks(view).json)

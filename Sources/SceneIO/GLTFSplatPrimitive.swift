@@ -5,7 +5,9 @@
 // stands in for a missing SH degree 0 and opacity, with a warning); every SH degree present is
 // complete and so are the ones below it; all accessors of the primitive have one count. Values
 // are checked per splat: centres finite (else an error naming the row), opacities clamped to
-// 0…1 and negative or non-finite scales set to 0 (counted in one warning each).
+// 0…1 and negative or non-finite scales set to 0 (counted in one warning each). A primitive whose
+// extension holds KHR_gaussian_splatting_compression_spz_2 is read from its SPZ payload instead
+// (`GLTFSplatPrimitive+SPZ.swift`).
 import Foundation
 import JSONInput
 import RenderCore
@@ -49,6 +51,9 @@ struct GLTFSplatPrimitive {
         }
         if let proj = try ext.optional("projection")?.string(), proj != "perspective" {
             warnings.append("\(place): projection \"\(proj)\" unknown; drawn in perspective")
+        }
+        if let spz = try spzCompression(ext) {
+            return try readSPZ(p, spz: spz, doc: doc, where: place, colorSpace: colorSpace, warnings: &warnings)
         }
         let attributes = try p.required("attributes", "an object").members()
         var properties: [String] = []

@@ -11,8 +11,11 @@
 // renderer blends in; `lin_rec709_display` colours are turned to sRGB per splat (a warning says
 // blending then differs); unknown kernels, colour spaces and projections are warnings (drawn as
 // ellipses, sRGB, perspective). A required extension SplatFrame does not read, or a malformed
-// accessor, is one line naming the file and the accessor. Primitives without the extension are
-// not read here.
+// accessor, is one line naming the file and the accessor. Splats compressed as
+// KHR_gaussian_splatting_compression_spz_2 are read from their SPZ payload. Primitives without the
+// extension are not read here: given a `meshes` reader (SceneFile gives `GLTFMeshPart`), a file that
+// also holds them is one `.mixed` scene, meshes and splats both left in glTF's frame; without one,
+// or when it fails, the meshes are left out with a warning.
 import Foundation
 import JSONInput
 import RenderCore
@@ -21,8 +24,8 @@ enum GLTFSplatReader {
     static let extensionName = "KHR_gaussian_splatting"
     /// Extensions whose data this reader (or, for meshes, the importer) understands; any other
     /// in `extensionsRequired` is refused.
-    static let understood: Set<String> = [extensionName, "KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform",
-                                          "KHR_draco_mesh_compression", "KHR_materials_emissive_strength"]
+    static let understood: Set<String> = Set([extensionName] + GLTFSplatPrimitive.spzExtensionNames).union(["KHR_mesh_quantization", "KHR_materials_unlit", "KHR_texture_transform",
+                                          "KHR_draco_mesh_compression", "KHR_materials_emissive_strength"])
     /// Most splats the scene may instantiate per splat stored (nodes sharing a mesh).
     static let maxInstancing = 16
 
@@ -39,7 +42,8 @@ enum GLTFSplatReader {
 
     /// The splats of the file, or nil when it holds no splat primitive (then it is a plain glTF
     /// for the importer). A file that fails to parse as glTF also answers nil.
-    static func readIfSplats(_ view: ByteView, directory: String?) throws -> ReadResult? {
+    /// `meshes` reads the file's mesh primitives (see `read`).
+    static func readIfSplats(_ view: ByteView, directory: String?, meshes: ((GLTFContainer) throws -> ReadResult)? = nil) throws -> ReadResult? {
         let probe: GLTFContainer?
         do { probe = try GLTFContainer.parse(view, directory: directory, wanted: holdsSplats) } catch {
             // Not parseable here: a glTF the importer may still read, or name the fault of.
@@ -47,11 +51,12 @@ enum GLTFSplatReader {
             throw error
         }
         guard let doc = probe else { return nil }
-        return try read(doc)
+        return try read(doc, meshes: meshes)
     }
 
-    /// Reads every splat primitive of `doc`'s scene.
-    static func read(_ doc: GLTFContainer) throws -> ReadResult {
+    /// Reads every splat primitive of `doc`'s scene; when the file also holds mesh primitives and
+    /// `meshes` reads them (a `.mesh` result), the answer is `.mixed` in glTF's frame.
+    static func read(_ doc: GLTFContainer, meshes: ((GLTFContainer) throws -> ReadResult)? = nil) throws -> ReadResult {
         let file = doc.file
         for name in try doc.extensionList("extensionsRequired") where !understood.contains(name) {
             throw SceneIOError.unsupported(file: file, reason: "the file requires the glTF extension \(name), which SplatFrame does not read")
@@ -90,23 +95,38 @@ enum GLTFSplatReader {
             throw SceneIOError.tooLarge(file: file, offset: 0, expected: "at most \(maxInstancing) instances of each stored splat",
                                         found: "\(placed) placed from \(stored) stored")
         }
+        var meshPart: ReadResult?
+        if meshPrimitives > 0, let meshes {
+            do { meshPart = try meshes(doc) } catch {
+                warnings.append("\(meshPrimitives) mesh primitive\(meshPrimitives == 1 ? "" : "s") not drawn: \(error)")
+            }
+        }
+        var mesh: TriangleMesh?
+        if case .mesh(let m)? = meshPart?.scene { mesh = m }
         var cloud = SplatCloud(shDegree: degree)
         cloud.reserveCapacity(placed)
         for inst in json.instances {
-            let transform = GLTFSplatTransform(.gltfToSplatFrame * inst.matrix)
+            // Alone, the splats turn into the splat frame; with meshes both stay in glTF's.
+            let transform = GLTFSplatTransform(mesh == nil ? .gltfToSplatFrame * inst.matrix : inst.matrix)
             for pi in primitives[inst.mesh].keys.sorted() {
                 primitives[inst.mesh][pi]!.append(to: &cloud, transform)
             }
         }
-        if meshPrimitives > 0 {
+        if meshPrimitives > 0 && meshes == nil {
             warnings.append("\(file): \(meshPrimitives) mesh primitive\(meshPrimitives == 1 ? "" : "s") without \(extensionName) not drawn with the splats")
         }
         if stored > 0 && placed == 0 {
             warnings.append("\(file): no node of the scene places the splat meshes; nothing to draw")
         }
-        let variant = (doc.kind == "glb" ? "binary .glb, " : ".gltf, ") + extensionName
+        let compressed = primitives.contains { $0.values.contains { $0.element.properties.first?.hasPrefix("SPZ v") == true } }
+        let variant = (doc.kind == "glb" ? "binary .glb, " : ".gltf, ") + extensionName + (compressed ? " + SPZ" : "")
             + (colorSpaces.isEmpty ? "" : " (" + colorSpaces.sorted().joined(separator: ", ") + ")")
         let version = (try? doc.json.optional("asset")?.optional("version")?.string()) ?? ""
+        if let mesh, let meshPart {
+            return ReadResult(scene: .mixed(mesh, cloud), format: .gltf, variant: variant + " with meshes (\(meshPart.variant))", version: version,
+                              elements: elements + meshPart.elements,
+                              warnings: warnings.map { $0.hasPrefix(file) ? $0 : "\(file): \($0)" } + meshPart.warnings)
+        }
         return ReadResult(scene: .splats(cloud), format: .gltf, variant: variant, version: version,
                           elements: elements, warnings: warnings.map { $0.hasPrefix(file) ? $0 : "\(file): \($0)" })
     }

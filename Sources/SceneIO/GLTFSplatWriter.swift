@@ -10,44 +10,52 @@
 // (x, −y, −z), rotations turned by the same half turn about x, SH coefficients signed by their parity in y and z — the
 // reader's exact inverse, so PLY → GLB → PLY keeps every value. SH degree 4 (only PLY and .spz
 // hold it) is not written: the extension stops at 3.
+//
+// With `spz` options the splats go as one SPZ version 3 payload (gzip, what nianticlabs/spz 2.x
+// writes) in a bufferView, as `KHR_gaussian_splatting_compression_spz_2` (draft) says: packed with
+// LUF as glTF's frame (`GLTFSplatPrimitive.writerTurn`), the attributes' accessors count only (no
+// bufferView), the extension in `extensionsUsed` and `extensionsRequired` (without it there is no
+// data to fall back to).
 import Foundation
 import RenderCore
 
 enum GLTFSplatWriter {
     /// The `.glb` bytes of `cloud`.
-    static func encodeGLB(_ cloud: SplatCloud, file: String) throws -> [UInt8] {
-        let (json, bin) = try document(cloud, file: file, embedded: false)
-        var jsonBytes = Array(json.utf8)
-        while jsonBytes.count % 4 != 0 { jsonBytes.append(0x20) }
-        var out: [UInt8] = []
-        out.reserveCapacity(28 + jsonBytes.count + bin.count)
-        func u32(_ v: Int) { withUnsafeBytes(of: UInt32(v).littleEndian) { out += $0 } }
-        u32(Int(GLTFContainer.glbMagic)); u32(2); u32(12 + 8 + jsonBytes.count + 8 + bin.count)
-        u32(jsonBytes.count); u32(Int(GLTFContainer.chunkJSON)); out += jsonBytes
-        u32(bin.count); u32(Int(GLTFContainer.chunkBIN)); out += bin
-        return out
+    /// - Parameter spz: compress the splats as an SPZ payload with these options (version 3 only).
+    static func encodeGLB(_ cloud: SplatCloud, file: String, spz: SPZWriteOptions? = nil) throws -> [UInt8] {
+        let (json, bin) = try document(cloud, file: file, embedded: false, spz: spz)
+        return GLTFContainer.glb(json: Array(json.utf8), bin: bin)
     }
 
     /// The `.gltf` text of `cloud`, its buffer embedded as a base64 `data:` URI.
-    static func encodeGLTF(_ cloud: SplatCloud, file: String) throws -> [UInt8] {
-        Array(try document(cloud, file: file, embedded: true).json.utf8)
+    static func encodeGLTF(_ cloud: SplatCloud, file: String, spz: SPZWriteOptions? = nil) throws -> [UInt8] {
+        Array(try document(cloud, file: file, embedded: true, spz: spz).json.utf8)
     }
 
     /// The JSON and the binary buffer (a multiple of 4 bytes).
-    static func document(_ cloud: SplatCloud, file: String, embedded: Bool) throws -> (json: String, bin: [UInt8]) {
+    static func document(_ cloud: SplatCloud, file: String, embedded: Bool, spz: SPZWriteOptions? = nil) throws -> (json: String, bin: [UInt8]) {
         let n = cloud.count
         guard n > 0 else { throw SceneIOError.unsupported(file: file, reason: "no splats to write (a glTF accessor holds at least one)") }
+        let payload = try spz.map { try spzPayload(cloud, options: $0, file: file) }
         let degree = min(cloud.shDegree, 3)
         let keep = SplatCloud.restCount(degree: degree), held = cloud.shRestCount
         let map = SPZCoordinateSystem.rub.toRDF.inverse
         let signs = map.shSigns(restCount: keep) ?? []
         var bin: [UInt8] = []
         var views: [String] = [], accessors: [String] = [], attributes: [String] = []
+        if let payload {
+            bin = payload
+            views.append("{\"buffer\":0,\"byteLength\":\(payload.count)}")
+            while bin.count % 4 != 0 { bin.append(0) }
+        }
         func add(_ name: String, _ type: String, _ components: Int, _ values: [Float], minMax: Bool = false) {
-            let offset = bin.count
-            values.withUnsafeBytes { bin += $0 }        // little-endian hosts only (x86-64, arm64)
-            views.append("{\"buffer\":0,\"byteOffset\":\(offset),\"byteLength\":\(values.count * 4)}")
-            var a = "{\"bufferView\":\(views.count - 1),\"componentType\":5126,\"count\":\(n),\"type\":\"\(type)\""
+            var a = "{\"componentType\":5126,\"count\":\(n),\"type\":\"\(type)\""
+            if payload == nil {                           // SPZ: the accessor only counts (its values are in the payload)
+                let offset = bin.count
+                values.withUnsafeBytes { bin += $0 }        // little-endian hosts only (x86-64, arm64)
+                views.append("{\"buffer\":0,\"byteOffset\":\(offset),\"byteLength\":\(values.count * 4)}")
+                a += ",\"bufferView\":\(views.count - 1)"
+            }
             if minMax {
                 var lo = [Float](repeating: .infinity, count: components), hi = [Float](repeating: -.infinity, count: components)
                 for i in 0..<n { for c in 0..<components { lo[c] = min(lo[c], values[i * components + c]); hi[c] = max(hi[c], values[i * components + c]) } }
@@ -89,16 +97,32 @@ enum GLTFSplatWriter {
                 coef += 1
             }
         }
+        let s = GLTFSplatPrimitive.spzExtension
+        let used = payload == nil ? "[\"\(k)\"]" : "[\"\(k)\",\"\(s)\"],\"extensionsRequired\":[\"\(s)\"]"
+        let compression = payload == nil ? "" : ",\"extensions\":{\"\(s)\":{\"bufferView\":0}}"
         let uri = embedded ? ",\"uri\":\"data:application/octet-stream;base64,\(Data(bin).base64EncodedString())\"" : ""
         let json = """
-        {"asset":{"version":"2.0","generator":"SplatFrame"},"extensionsUsed":["\(k)"],\
+        {"asset":{"version":"2.0","generator":"SplatFrame"},"extensionsUsed":\(used),\
         "scene":0,"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],\
         "meshes":[{"primitives":[{"mode":0,"attributes":{\(attributes.joined(separator: ","))},\
-        "extensions":{"\(k)":{"kernel":"ellipse","colorSpace":"srgb_rec709_display"}}}]}],\
+        "extensions":{"\(k)":{"kernel":"ellipse","colorSpace":"srgb_rec709_display"\(compression)}}}]}],\
         "buffers":[{"byteLength":\(bin.count)\(uri)}],"bufferViews":[\(views.joined(separator: ","))],\
         "accessors":[\(accessors.joined(separator: ","))]}
         """
         return (json, bin)
+    }
+
+    /// The SPZ payload of `cloud` (SH cut to degree 3) as the compression extension holds it.
+    static func spzPayload(_ cloud: SplatCloud, options: SPZWriteOptions, file: String) throws -> [UInt8] {
+        guard options.version == 3 else {
+            throw SceneIOError.unsupported(file: file, reason: "SPZ version \(options.version) inside glTF (\(GLTFSplatPrimitive.spzExtension) holds SPZ 2.x payloads: version 3, gzip)")
+        }
+        var turned = cloud.keepingSH(degree: 3)
+        GLTFSplatPrimitive.turn(&turned, by: GLTFSplatPrimitive.writerTurn)
+        // Rotations turned as the plain writer turns them (the reader composes the half turn), then into LUF.
+        let luf = GLTFSplatPrimitive.writerTurn[1]
+        for i in turned.rotations.indices { turned.rotations[i] = luf.rotation((halfTurnX * cloud.rotations[i].normalized).normalized) }
+        return try SPZWriter.encode(turned, options: options, file: file)
     }
 
     /// The half turn about x between the splat frame and glTF's (its own inverse up to sign).

@@ -1,7 +1,7 @@
 // SceneIO — LoadedScene: what a scene file holds once read.
 import RenderCore
 
-/// The content of a scene file: a mesh, a splat cloud or a point cloud.
+/// The content of a scene file: a mesh, a splat cloud, a point cloud, or a mesh and splats together.
 public enum LoadedScene: Sendable {
     /// A triangle mesh (PLY with faces or tristrips, OBJ, STL; glTF, FBX, COLLADA, 3DS through the importer child process), in the file's frame.
     case mesh(TriangleMesh)
@@ -9,6 +9,11 @@ public enum LoadedScene: Sendable {
     case splats(SplatCloud)
     /// Coloured points (a PLY with vertices only), in the file's frame.
     case points(PointCloud)
+    /// A glTF file holding meshes and `KHR_gaussian_splatting` splats: the meshes through the
+    /// importer, the splats through our reader, both in the file's frame (glTF's: y up, unlike the
+    /// splats of a glTF holding only splats, which are turned into the splat frame). Drawn as one
+    /// depth-composited picture.
+    case mixed(TriangleMesh, SplatCloud)
 
     /// Axis-aligned bounds of the positions / centres.
     public var bounds: Bounds {
@@ -16,6 +21,7 @@ public enum LoadedScene: Sendable {
         case .mesh(let m): return m.bounds
         case .splats(let s): return s.bounds
         case .points(let p): return p.bounds
+        case let .mixed(m, s): return m.bounds.union(s.bounds)
         }
     }
 
@@ -30,6 +36,8 @@ public enum LoadedScene: Sendable {
             return s.count * (16 + 16 + 16 + 4 + 16) + s.shRest.count * 4
         case .points(let p):
             return p.count * 32
+        case let .mixed(m, s):
+            return LoadedScene.mesh(m).bytesInMemory + LoadedScene.splats(s).bytesInMemory
         }
     }
 }

@@ -75,7 +75,9 @@ public enum SceneFile {
                 throw SceneIOError.unknownFormat(file: name, found: view.sample(0, 12))
             }
             // glTF with KHR_gaussian_splatting primitives: our reader (the importer sees bare points).
-            if f == .gltf, let splats = try GLTFSplatReader.readIfSplats(view, directory: directory) { return splats }
+            if f == .gltf, let splats = try GLTFSplatReader.readIfSplats(view, directory: directory, meshes: { doc in
+                try GLTFMeshPart.read(doc, view: view, directory: directory)
+            }) { return splats }
             if f.isImported { return try ImportedModelReader.read(path: sourcePath, view: view, format: f, directory: directory) }
             return try read(view, format: f, directory: directory, progress: progress)
         }
@@ -94,7 +96,9 @@ public enum SceneFile {
         case .stl: return try STLReader.read(view, progress: progress)
         case .sog: return try SOGReader.read(view, directory: directory, progress: progress)
         case .gltf:
-            if let splats = try GLTFSplatReader.readIfSplats(view, directory: directory) { return splats }
+            if let splats = try GLTFSplatReader.readIfSplats(view, directory: directory, meshes: { doc in
+                try GLTFMeshPart.read(doc, view: view, directory: directory)
+            }) { return splats }
             return try ImportedModelReader.read(path: nil, view: view, format: format, directory: directory)
         case .fbx, .dae, .threeDS:
             return try ImportedModelReader.read(path: nil, view: view, format: format, directory: directory)
@@ -104,29 +108,37 @@ public enum SceneFile {
     /// Converts a scene file; formats come from the extensions. Splats can be written as
     /// 3DGS `.ply` (every SH coefficient, degree 4 included), `.splat` (base colour only) or
     /// `.spz` (v3 gzip by default, v4 with `spz.version = 4`; SH up to degree 4, quantised),
-    /// `.glb`/`.gltf` (KHR_gaussian_splatting, float accessors, SH up to degree 3);
+    /// `.glb`/`.gltf` (KHR_gaussian_splatting, float accessors or an SPZ payload, SH up to degree 3);
     /// meshes and point clouds as `.ply`.
-    /// - Parameter spz: options for an `.spz` output; its `antialiased` flag, when nil, is the input's.
+    /// - Parameter spz: options for an `.spz` output (and for the payload of a compressed glTF);
+    ///   its `antialiased` flag, when nil, is the input's.
+    /// - Parameter compressGLTF: a `.glb`/`.gltf` output holds its splats as one SPZ payload
+    ///   (`KHR_gaussian_splatting_compression_spz_2`, SPZ version 3) instead of float accessors.
     /// A PLY output keeps the input's render mode (`comment SplatRenderMode: …`; an antialiased
     /// `.spz` gives `mip`).
     /// - Returns: the input's summary.
     @discardableResult
-    public static func convert(input: String, output: String, spz: SPZWriteOptions = SPZWriteOptions(),
+    public static func convert(input: String, output: String, spz: SPZWriteOptions = SPZWriteOptions(), compressGLTF: Bool = false,
                                progress: SceneLoadProgress? = nil) throws -> SceneInfo {
         let (scene, info) = try loadWithInfo(path: input, progress: progress)
         var options = spz
         if options.antialiased == nil { options.antialiased = info.antialiased }
-        try save(scene, to: output, spz: options, renderMode: info.renderMode ?? (info.antialiased == true ? .mip : nil))
+        try save(scene, to: output, spz: options, compressGLTF: compressGLTF, renderMode: info.renderMode ?? (info.antialiased == true ? .mip : nil))
         return info
     }
 
     /// Writes a scene; the format comes from the extension.
     /// - Parameters:
-    ///   - spz: options for an `.spz` output (ignored for other formats).
+    ///   - spz: options for an `.spz` output, or a compressed glTF's payload (ignored for other formats).
+    ///   - compressGLTF: a `.glb`/`.gltf` output holds an SPZ payload (an error for any other output).
     ///   - renderMode: written into a 3DGS `.ply` output's header (ignored for other formats).
-    public static func save(_ scene: LoadedScene, to path: String, spz: SPZWriteOptions = SPZWriteOptions(),
+    public static func save(_ scene: LoadedScene, to path: String, spz: SPZWriteOptions = SPZWriteOptions(), compressGLTF: Bool = false,
                             renderMode: SplatRenderMode? = nil) throws {
         let ext = (path as NSString).pathExtension
+        guard !compressGLTF || SceneFormat(extension: ext) == .gltf else {
+            throw SceneIOError.unsupported(file: path, reason: "SPZ compression inside glTF applies to .glb and .gltf outputs, not .\(ext)")
+        }
+        let payload = compressGLTF ? spz : nil
         // SOG v2: a bundled .sog, or a folder named by its meta.json (not lod-meta.json).
         let name = (path as NSString).lastPathComponent.lowercased()
         if case .splats(let s) = scene, ext.lowercased() == "sog" || name == "meta.json" {
@@ -137,8 +149,8 @@ public enum SceneFile {
         case (.ply?, .splats(let s)): bytes = GaussianPLYWriter.encode(s, renderMode: renderMode)
         case (.splat?, .splats(let s)): bytes = SplatFileWriter.encode(s)
         case (.spz?, .splats(let s)): bytes = try SPZWriter.encode(s, options: spz, file: path)
-        case (.gltf?, .splats(let s)) where ext.lowercased() == "glb": bytes = try GLTFSplatWriter.encodeGLB(s, file: path)
-        case (.gltf?, .splats(let s)) where ext.lowercased() == "gltf": bytes = try GLTFSplatWriter.encodeGLTF(s, file: path)
+        case (.gltf?, .splats(let s)) where ext.lowercased() == "glb": bytes = try GLTFSplatWriter.encodeGLB(s, file: path, spz: payload)
+        case (.gltf?, .splats(let s)) where ext.lowercased() == "gltf": bytes = try GLTFSplatWriter.encodeGLTF(s, file: path, spz: payload)
         case (.ply?, .mesh(let m)): bytes = MeshPLYWriter.encode(m)
         case (.ply?, .points(let p)): bytes = MeshPLYWriter.encode(p)
         default:

@@ -3,7 +3,8 @@
 // Job: read PLY (meshes, point clouds, 3DGS, PlayCanvas compressed), .splat, .ksplat, .spz, PlayCanvas
 // SOG (a .sog ZIP, read through ZipReading, or an unbundled folder), OBJ and STL (and glTF 2.0, FBX,
 // COLLADA, 3DS through Assimp in a child process the program names — `ModelImporterProcess.command`,
-// set at start-up; `ImportedModelReader`) into `TriangleMesh` / `SplatCloud` / `PointCloud`;
+// set at start-up; `ImportedModelReader`) into `TriangleMesh` / `SplatCloud` / `PointCloud` (a glTF
+// holding meshes and `KHR_gaussian_splatting` splats: both, `LoadedScene.mixed`);
 // write 3DGS PLY, .splat and .spz (v3 gzip, v4 zstd). Splat clouds keep SH up to degree 4; what a
 // reader skipped or assumed is reported in `SceneInfo.warnings`; a PLY's `SplatRenderMode` comment
 // is `SceneInfo.renderMode` (`mip` → `antialiased`, `2dgs` → surfels) and is written back.

@@ -23,7 +23,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     public var variant: String
     /// Version from the file ("1.0", "3", or "" when the format has none).
     public var version: String
-    /// "mesh", "splats" or "points".
+    /// "mesh", "splats", "points" or "mesh+splats" (a glTF holding both: `count` splats and `triangles`).
     public var kind: String
     public var elements: [Element]
     /// Vertices (meshes), splats or points.
@@ -60,6 +60,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
         case .mesh(let m): kind = "mesh"; count = m.vertexCount; triangles = m.triangleCount; shDegree = nil
         case .splats(let s): kind = "splats"; count = s.count; triangles = 0; shDegree = s.shDegree
         case .points(let p): kind = "points"; count = p.count; triangles = 0; shDegree = nil
+        case let .mixed(m, s): kind = "mesh+splats"; count = s.count; triangles = m.triangleCount; shDegree = s.shDegree
         }
         let b = r.scene.bounds
         if b.isEmpty { boundsMin = nil; boundsMax = nil } else { boundsMin = [b.min.x + 0, b.min.y + 0, b.min.z + 0]; boundsMax = [b.max.x + 0, b.max.y + 0, b.max.z + 0] }
@@ -80,7 +81,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     public var text: String {
         var s = "\(path)\n"
         s += "  format:   \(format.rawValue) \(variant)\(version.isEmpty ? "" : " version \(version)")\n"
-        s += "  content:  \(count) \(kind == "mesh" ? "vertices, \(triangles) triangles" : kind)"
+        s += "  content:  \(count) \(kind == "mesh" ? "vertices, \(triangles) triangles" : kind == "mesh+splats" ? "splats and \(triangles) mesh triangles" : kind)"
         if let d = shDegree { s += ", SH degree \(d)\(d > 3 ? " (bands 0–3 rendered)" : "")" }
         if antialiased == true { s += ", antialiased" }
         if renderMode == .twoD { s += ", 2D Gaussian surfels (2dgs)" }

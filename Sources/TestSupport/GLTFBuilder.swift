@@ -68,6 +68,40 @@ public struct GLTFBuilder {
         return meshes.count - 1
     }
 
+    /// Adds raw bytes as a bufferView of their own (4-byte aligned); returns its index.
+    public mutating func view(_ bytes: [UInt8]) -> Int {
+        while bin.count % 4 != 0 { bin.append(0) }
+        bufferViews.append(["buffer": 0, "byteOffset": bin.count, "byteLength": bytes.count])
+        bin += bytes
+        return bufferViews.count - 1
+    }
+
+    /// Adds an accessor of floats without a bufferView (values provided elsewhere); returns its index.
+    public mutating func countOnly(_ count: Int, type: String) -> Int {
+        accessors.append(["componentType": 5126, "count": count, "type": type])
+        return accessors.count - 1
+    }
+
+    /// Adds a mesh of one KHR_gaussian_splatting primitive whose splats are the SPZ stream `payload`
+    /// (KHR_gaussian_splatting_compression_spz_2): the payload in a bufferView, POSITION, ROTATION,
+    /// SCALE, OPACITY and the SH coefficients up to `degree` as count-only accessors of `count`.
+    public mutating func spzSplatMesh(payload: [UInt8], count: Int, degree: Int) -> Int {
+        let k = "KHR_gaussian_splatting", spz = "KHR_gaussian_splatting_compression_spz_2"
+        let bv = view(payload)
+        var attributes = ["POSITION": countOnly(count, type: "VEC3"), "COLOR_0": countOnly(count, type: "VEC4"),
+                          "\(k):ROTATION": countOnly(count, type: "VEC4"), "\(k):SCALE": countOnly(count, type: "VEC3"),
+                          "\(k):OPACITY": countOnly(count, type: "SCALAR")]
+        for l in 0...degree { for m in 0..<(2 * l + 1) { attributes["\(k):SH_DEGREE_\(l)_COEF_\(m)"] = countOnly(count, type: "VEC3") } }
+        var meshes = json["meshes"] as? [[String: Any]] ?? []
+        meshes.append(["primitives": [["mode": 0, "attributes": attributes,
+                                       "extensions": [k: ["kernel": "ellipse", "colorSpace": "srgb_rec709_display",
+                                                          "extensions": [spz: ["bufferView": bv]]]]]]])
+        json["meshes"] = meshes
+        json["extensionsUsed"] = [k, spz]
+        json["extensionsRequired"] = [spz]
+        return meshes.count - 1
+    }
+
     /// Adds a node (`fields`: mesh, translation, rotation, scale, matrix, children); returns its index.
     public mutating func node(_ fields: [String: Any]) -> Int {
         var nodes = json["nodes"] as? [[String: Any]] ?? []

@@ -97,17 +97,32 @@ public struct GLTFFixture {
     /// Writes one `.glb` (the picture embedded as PNG in the binary chunk); returns its path.
     @discardableResult
     public func writeBinary(to folder: String, name: String) throws -> String {
-        var pngBytes: [UInt8]?
-        if let picture {
-            let tmp = (folder as NSString).appendingPathComponent(".\(name)-embedded.png")
-            try ImageFile.savePNG(picture, to: tmp)
-            pngBytes = Array(try Data(contentsOf: URL(fileURLWithPath: tmp)))
-            try? FileManager.default.removeItem(atPath: tmp)
-        }
-        let (json, bin) = document(bufferURI: nil, imageURI: nil, imageBytes: pngBytes)
+        let (json, bin) = document(bufferURI: nil, imageURI: nil, imageBytes: try embeddedPicture(folder: folder, name: name))
         let path = (folder as NSString).appendingPathComponent(name + ".glb")
         try Data(GLTFBuilder.glb(json: Array(json.utf8), bin: bin)).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// The scene as a `GLTFBuilder` (the picture embedded), so a test can add splats beside its meshes.
+    public func builder(folder: String) throws -> GLTFBuilder {
+        let (json, bin) = document(bufferURI: nil, imageURI: nil, imageBytes: try embeddedPicture(folder: folder, name: "builder"))
+        var root = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        var b = GLTFBuilder()
+        b.accessors = root.removeValue(forKey: "accessors") as? [[String: Any]] ?? []
+        b.bufferViews = root.removeValue(forKey: "bufferViews") as? [[String: Any]] ?? []
+        root.removeValue(forKey: "buffers")
+        b.json = root
+        b.bin = bin
+        return b
+    }
+
+    /// The picture's PNG bytes (written through a scratch file in `folder`), nil without one.
+    func embeddedPicture(folder: String, name: String) throws -> [UInt8]? {
+        guard let picture else { return nil }
+        let tmp = (folder as NSString).appendingPathComponent(".\(name)-embedded.png")
+        try ImageFile.savePNG(picture, to: tmp)
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: tmp)))
     }
 
     /// The JSON and the one buffer's bytes.

@@ -41,7 +41,17 @@ struct ConvertCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "SPZ: set the 'render antialiased' flag (default: copy the input's).")
     var antialiased: Bool?
 
-    func validate() throws { _ = try OutputPath.resolve(out: out, positional: positionalOutput, name: "OUT") }
+    @Flag(help: ".glb/.gltf: hold the splats as one SPZ payload (KHR_gaussian_splatting_compression_spz_2, SPZ version 3) instead of float accessors.")
+    var spz = false
+
+    func validate() throws {
+        _ = try OutputPath.resolve(out: out, positional: positionalOutput, name: "OUT")
+        if spz {
+            let ext = (output as NSString).pathExtension.lowercased()
+            guard ext == "glb" || ext == "gltf" else { throw ValidationError("--spz compresses glTF splats: the output must be .glb or .gltf, not \(output)") }
+            guard spzVersion == .v3 else { throw ValidationError("--spz writes SPZ version 3 (what the glTF extension holds); drop --spz-version 4") }
+        }
+    }
 
     /// The output file (`validate()` saw exactly one).
     var output: String { out ?? positionalOutput ?? "" }
@@ -52,7 +62,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             var spz = SPZWriteOptions(version: spzVersion.number)
             spz.antialiased = antialiased
-            let info = try SceneFile.convert(input: input, output: output, spz: spz, progress: progress.callback)
+            let info = try SceneFile.convert(input: input, output: output, spz: spz, compressGLTF: self.spz, progress: progress.callback)
             progress.finish()
             for w in info.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
             print("wrote \(output) (\(info.count) \(info.kind))")

@@ -121,6 +121,23 @@ struct CommandLineFormsTests {
         #expect(bad.contains("level 9"), "\(bad)")
     }
 
+    @Test("convert --spz writes a .glb holding one SPZ payload; on any other output, or with --spz-version 4, it is one line")
+    func convertSPZ() throws {
+        let bin = try Self.binary()
+        let dir = TestData.temporaryDirectory("cli-forms")
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let g = try BinaryLocator.run(bin, ["generate", "300", "--out", path("spz-in.ply")])
+        try #require(g.status == 0, "\(g.stderr)")
+        let c = try BinaryLocator.run(bin, ["convert", path("spz-in.ply"), path("spz-out.glb"), "--spz"])
+        #expect(c.status == 0, "\(c.stderr)")
+        let info = try BinaryLocator.run(bin, ["info", path("spz-out.glb")])
+        #expect(info.stdout.contains("KHR_gaussian_splatting + SPZ") && info.stdout.contains("300 splats"), "\(info.stdout)")
+        let notGLTF = try Self.failure(["convert", path("spz-in.ply"), path("spz-out.ply"), "--spz"])
+        #expect(notGLTF.contains("--spz") && notGLTF.contains(".glb"), "\(notGLTF)")
+        #expect(try Self.failure(["convert", path("spz-in.ply"), path("v4.glb"), "--spz", "--spz-version", "4"]).contains("version 3"))
+        #expect(!FileManager.default.fileExists(atPath: path("spz-out.ply")) && !FileManager.default.fileExists(atPath: path("v4.glb")))
+    }
+
     @Test("--help lists the words a typed option takes", arguments: [
         (["render"], "(values: anaglyph, anaglyph:plain, sbs, hsbs)"),
         (["render"], "(values: y, -y, z, -z, x, -x)"),

@@ -188,7 +188,7 @@ struct FuzzCorpus {
             Command(words: ["info"], positional: [.file], options: [("--json", nil)] + Self.downloadOptions),
             // The output positional or --out (both at once: an error), as a run draws them.
             Command(words: ["convert"], positional: [.file, .outFile],
-                    options: [("--out", .outFile), ("--spz-version", .integer), ("--antialiased", nil), ("--lod-levels", .integer)]),
+                    options: [("--out", .outFile), ("--spz-version", .integer), ("--antialiased", nil), ("--spz", nil), ("--lod-levels", .integer)]),
             Command(words: ["generate"], positional: [.count, .outFile],
                     options: [("--out", .outFile), ("--seed", .integer), ("--scene", .text), ("--sh-degree", .integer)]),
             Command(words: ["frustum"], base: ["--eye", "0,0,0.6"],

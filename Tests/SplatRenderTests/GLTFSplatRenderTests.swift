@@ -1,7 +1,8 @@
 // KHR_gaussian_splatting files rendered against the capture they came from: SplatFrame's own
 // convert (PLY → GLB → render, ≥ 45 dB) and an independent writer that follows the ratified text
 // (Scripts/gltf_splats_from_ply.py, python3 + numpy: ≥ 40 dB), its frame turned in the data or in
-// a node with an extra turn, shift and scale (the reader turns centres, covariances and SH).
+// a node with an extra turn, shift and scale (the reader turns centres, covariances and SH); and
+// both compressed as an SPZ payload (KHR_gaussian_splatting_compression_spz_2: ≥ 30 dB).
 import Foundation
 import RenderCore
 import SceneIO
@@ -54,6 +55,20 @@ struct GLTFSplatRenderTests {
         #expect(back.count == ply.count && back.shDegree == 3)
         for (i, cam) in Self.cameras(ply).enumerated() {
             Self.expectMatch(Self.render(back, camera: cam), Self.render(ply, camera: cam), atLeast: 45, "roundtrip-\(i)")
+        }
+    }
+
+    @Test func convertSPZRoundTripRendersAsThePLY() throws {
+        let dir = TestData.temporaryDirectory("gltf-spz-roundtrip")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let glb = dir.appendingPathComponent("fruit.glb").path
+        try SceneFile.convert(input: TestData.path(Self.capture), output: glb, compressGLTF: true)
+        let ply = try Self.load(TestData.path(Self.capture)), back = try Self.load(glb)
+        #expect(back.count == ply.count && back.shDegree == 3)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: glb)[.size] as? Int)
+        #expect(size * 8 < ply.count * 62 * 4)                     // at least 8× smaller than the float accessors
+        for (i, cam) in Self.cameras(ply).enumerated() {
+            Self.expectMatch(Self.render(back, camera: cam), Self.render(ply, camera: cam), atLeast: 30, "spz-roundtrip-\(i)")
         }
     }
 
@@ -112,6 +127,27 @@ struct GLTFSplatRenderTests {
         let model = f * node
         for (i, cam0) in Self.cameras(glb).enumerated() {
             Self.expectMatch(Self.render(glb, camera: cam0), Self.render(ply, camera: cam0, model: model), atLeast: 40, "independent-node-\(i)")
+        }
+    }
+
+    @Test(.enabled(if: pythonWithNumpy, "skipped: python3 with numpy is needed for the independent writer"),
+          arguments: [["--frame", "data"], ["--frame", "node", "--rotate", "1,2,0.5,50", "--translate", "0.3,-0.2,1.1", "--scale", "1.5"]])
+    func independentSPZWriterRendersAsThePLY(arguments: [String]) throws {
+        let dir = TestData.temporaryDirectory("gltf-independent-spz")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("spz.glb").path
+        if let why = Self.independent(arguments + ["--spz"], out: out) { Issue.record(Comment(rawValue: why)); return }
+        let ply = try Self.load(TestData.path(Self.capture)), glb = try Self.load(out)
+        #expect(glb.count == ply.count && glb.shDegree == 3)
+        var model = Matrix4.identity
+        if arguments.contains("node") {              // as in independentWriterWithNodeTransformRendersAsThePLY
+            let f = Matrix4.rotation(angle: .pi, axis: Vec3(1, 0, 0))
+            model = f * Matrix4.translation(Vec3(0.3, -0.2, 1.1)) * Matrix4.rotation(angle: 50 * .pi / 180, axis: Vec3(1, 2, 0.5))
+                * Matrix4.rotation(angle: .pi, axis: Vec3(1, 0, 0)) * Matrix4.scale(Vec3(repeating: 1.5))
+        }
+        for (i, cam) in Self.cameras(glb).enumerated() {
+            Self.expectMatch(Self.render(glb, camera: cam), Self.render(ply, camera: cam, model: model), atLeast: 30,
+                             "independent-spz-\(arguments[1])-\(i)")
         }
     }
 }

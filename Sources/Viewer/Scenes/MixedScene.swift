@@ -1,5 +1,5 @@
-// MixedScene — meshes and splat captures placed together (a scene JSON of `"type": "scene"`),
-// optionally inside the parallax-cube room.
+// MixedScene — meshes and splat captures placed together (a scene JSON of `"type": "scene"`, or one
+// glTF file holding meshes and splats), optionally inside the parallax-cube room.
 //
 // Contract: every mesh (the room's too) is drawn first, writing depth; then each splat object is
 // drawn depth-tested against that depth, so a splat behind an opaque mesh is hidden per pixel —
@@ -7,6 +7,8 @@
 // near (by their centres' distance from the eye), each over what is already there and writing
 // its own depth (where its opacity passes ½), so objects apart from each other composite
 // correctly; splats of two objects that interpenetrate are cut at that depth, not interleaved.
+// With `model` (a file holding both) the objects sit in the file's frame and the model's fit and
+// placement put the whole scene behind the screen, placeable like any model.
 import Media
 import RenderCore
 import SplatRender
@@ -29,7 +31,8 @@ public final class MixedScene: Scene {
         public var splats: PreparedSplats
         /// Model → screen space (a similarity).
         public var matrix: Matrix4
-        /// Its bounds' centre in screen space (metres): the far-to-near order.
+        /// Its bounds' centre in the objects' frame (screen space; the file's when `model` places
+        /// the scene), metres: the far-to-near order.
         public var centre: Vec3
         /// Mip-Splatting-style opacity compensation for this capture.
         public var antialias: Bool
@@ -46,9 +49,14 @@ public final class MixedScene: Scene {
     /// The room's video walls, advanced with the frame clock.
     public var videos: [VideoTexture]
     public var background = Vec3(0, 0, 0)
+    /// Where a file holding meshes and splats sits (fit, placement, own coordinates): every
+    /// object's matrix is then applied after it. Nil for a scene JSON, which places its objects.
+    public var model: PlacedModel?
 
-    public init(name: String, room: TriangleMesh?, meshes: [MeshObject], splatObjects: [SplatObject], videos: [VideoTexture] = []) {
+    public init(name: String, room: TriangleMesh?, meshes: [MeshObject], splatObjects: [SplatObject], videos: [VideoTexture] = [],
+                model: PlacedModel? = nil) {
         self.name = name; self.room = room; self.meshes = meshes; self.splatObjects = splatObjects; self.videos = videos
+        self.model = model
     }
 
     public var primitiveKind: PrimitiveKind { splatObjects.isEmpty ? .triangles : .splats }
@@ -59,11 +67,14 @@ public final class MixedScene: Scene {
             : splatObjects.reduce(0) { $0 + $1.splats.count }
     }
 
-    /// Placed by its JSON: not placeable in the window.
+    /// A file's placement (see `model`); nil for a scene JSON, which is not placeable in the window.
     public var placement: Placement? {
-        get { nil }
-        set {}
+        get { model?.placement }
+        set { if let newValue, model != nil { model?.placement = newValue } }
     }
+
+    /// The objects' frame → screen space (identity for a scene JSON).
+    var groupMatrix: Matrix4 { model?.matrix ?? .identity }
 
     public var ownStages: [SceneStage] { videos.isEmpty ? [] : [.advance] }
 
@@ -73,9 +84,13 @@ public final class MixedScene: Scene {
 
     /// The splat objects' order for `camera`: farthest first.
     func drawOrder(camera: Camera) -> [Int] {
-        let eye = camera.position
+        let eye = camera.position, group = groupMatrix
+        let centres = splatObjects.map { o -> Vec3 in
+            let c = group.transform(point: o.centre)
+            return Vec3(c.x, c.y, c.z) / c.w
+        }
         return splatObjects.indices.sorted { a, b in
-            let da = splatObjects[a].centre - eye, db = splatObjects[b].centre - eye
+            let da = centres[a] - eye, db = centres[b] - eye
             let la = (da * da).sum(), lb = (db * db).sum()
             return la != lb ? la > lb : a < b
         }
@@ -89,9 +104,10 @@ public final class MixedScene: Scene {
             context.raster.settings = RasterSettings()
             stats.raster += context.raster.draw(room, camera: camera, into: target)
         }
+        let group = groupMatrix
         for m in meshes {
             context.raster.settings = m.settings
-            stats.raster += context.raster.draw(m.mesh, model: m.matrix, camera: camera, into: target)
+            stats.raster += context.raster.draw(m.mesh, model: group * m.matrix, camera: camera, into: target)
         }
         var times: SplatStageTimes?
         let writesDepth = context.splats.writesDepth
@@ -102,7 +118,7 @@ public final class MixedScene: Scene {
             // when the frame's caller reads it.
             context.splats.writesDepth = n + 1 < order.count || writesDepth
             var cam = camera
-            cam.view = camera.view * o.matrix
+            cam.view = camera.view * group * o.matrix
             context.splats.antialias = o.antialias
             let t = context.splats.render(o.splats, camera: cam, into: target, depthTest: true)
             var sum = times ?? SplatStageTimes()

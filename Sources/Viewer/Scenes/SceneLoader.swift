@@ -270,6 +270,9 @@ public struct SceneLoader {
         case let .sphere(n):
             built = Self.sphereScene(triangles: n, screen: screen)
         case let .model(loaded, name, sidecar):
+            if case let .mixed(mesh, cloud) = loaded {
+                return try mixedModelScene(mesh, cloud, name: name, sidecar: sidecar, screen: screen)
+            }
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen)
         case let .streamed(sog, bounds, name, sidecar):
             return try Self.streamedScene(sog, fitBounds: bounds, name: name, sidecar: sidecar, screen: screen, options: optionsWithFileFlags)
@@ -287,6 +290,11 @@ public struct SceneLoader {
     /// The scene in its file's own coordinates (for `--camera`): no re-centring, scaling or room.
     public func sceneInOwnCoordinates(screen: ScreenGeometry) throws -> Scene {
         if case let .model(loaded, name, sidecar) = kind {
+            if case let .mixed(mesh, cloud) = loaded {
+                let s = try mixedModelScene(mesh, cloud, name: name, sidecar: sidecar, screen: screen, room: false)
+                s.model?.ownCoordinates = true
+                return s
+            }
             return try modelScene(loaded, name: name, sidecar: sidecar, screen: screen).ownCoordinatesCopy()
         }
         if case let .streamed(sog, bounds, name, sidecar) = kind {
@@ -326,7 +334,7 @@ public struct SceneLoader {
         let depth = screen.width
         let room = options.room ? CubeRoom(screen: screen, showTargets: false).mesh() : nil
         switch loaded {
-        case let .mesh(file):
+        case let .mesh(file), let .mixed(file, _):          // (a file holding both is a `mixedModelScene`)
             let mesh = Self.drawable(file)
             let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .posY)
             let fit = SceneFit(bounds: mesh.bounds, screen: screen, depth: depth)
@@ -342,6 +350,25 @@ public struct SceneLoader {
             let fit = SceneFit(bounds: b, screen: screen, depth: depth)
             return ModelScene(name: name, content: .splats(SplatRenderer.prepare(Self.splats(points))), fit: fit, placement: placement, room: room)
         }
+    }
+
+    /// A glTF holding meshes and splats: one `MixedScene` — meshes drawn first, the splats
+    /// depth-tested against them, as every mixed scene composites — its objects in the file's
+    /// frame and placed together like a model (fitted by both; y up, as glTF is).
+    private func mixedModelScene(_ file: TriangleMesh, _ cloud: SplatCloud, name: String, sidecar: String?, screen: ScreenGeometry,
+                                 room: Bool? = nil) throws -> MixedScene {
+        let saved = try sidecar.flatMap { try Placement.load(sidecarFor: $0) }
+        let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .posY)
+        let mesh = Self.drawable(file)
+        let splatBounds = RobustBounds.of(cloud.positions)
+        let fit = SceneFit(bounds: mesh.bounds.union(splatBounds), screen: screen, depth: screen.width)
+        let settings = RasterSettings(cullBackFaces: options.cullBackFaces, twoSidedLighting: options.twoSided)
+        let splats = MixedScene.SplatObject(splats: SplatRenderer.prepare(cloud), matrix: .identity,
+                                            centre: splatBounds.isEmpty ? .zero : splatBounds.center,
+                                            antialias: options.antialias ?? fileAntialiased)
+        let roomMesh = (room ?? options.room) ? CubeRoom(screen: screen, showTargets: false).mesh() : nil
+        return MixedScene(name: name, room: roomMesh, meshes: [.init(mesh: mesh, matrix: .identity, settings: settings)],
+                          splatObjects: [splats], model: PlacedModel(fit: fit, placement: placement, room: nil))
     }
 
     /// A mesh as the viewer draws it: normals made where missing, a material, and the llvmpipe
@@ -417,6 +444,7 @@ public struct SceneLoader {
         for o in d.objects {
             guard let model = files[o.file] else { continue }
             let cloud: SplatCloud, up = model.up
+            var matrix: Matrix4?
             switch model.scene {
             case .mesh(let m):
                 let mesh = Self.drawable(m)
@@ -424,13 +452,20 @@ public struct SceneLoader {
                 continue
             case .splats(let s): cloud = s
             case .points(let p): cloud = Self.splats(p)
+            case let .mixed(m, s):
+                // A file holding both: its mesh and its splats placed together, by their joint bounds.
+                let mesh = Self.drawable(m)
+                let joint = o.matrix(bounds: mesh.bounds.union(RobustBounds.of(s.positions)), up: up, screen: screen)
+                meshes.append(.init(mesh: mesh, matrix: joint, settings: settings))
+                cloud = s
+                matrix = joint
             }
             let bounds = RobustBounds.of(cloud.positions)
-            let matrix = o.matrix(bounds: bounds, up: up, screen: screen)
+            let placed = matrix ?? o.matrix(bounds: bounds, up: up, screen: screen)
             let splats = prepared[o.file] ?? SplatRenderer.prepare(cloud)
             prepared[o.file] = splats
-            let c = matrix.transform(point: bounds.isEmpty ? .zero : bounds.center)
-            splatObjects.append(.init(splats: splats, matrix: matrix, centre: Vec3(c.x, c.y, c.z) / c.w,
+            let c = placed.transform(point: bounds.isEmpty ? .zero : bounds.center)
+            splatObjects.append(.init(splats: splats, matrix: placed, centre: Vec3(c.x, c.y, c.z) / c.w,
                                       antialias: options.antialias ?? model.antialiased))
         }
         var room: TriangleMesh?

@@ -213,7 +213,7 @@ public struct SplatSequence: Sendable, Equatable {
         switch scene {
         case .splats(let cloud): return (cloud, info)
         case .points(let points): return (SceneLoader.splats(points), info)
-        case .mesh:
+        case .mesh, .mixed:
             throw ViewerError.sceneLoad(path: path, reason: "frame \(index + 1) (\(frame.name)): a mesh, not splats; a sequence plays splat files")
         }
     }
