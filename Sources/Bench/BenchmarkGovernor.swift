@@ -46,6 +46,7 @@ final class BenchmarkGovernorRun {
     init(scene: BudgetedScene, targetFps: Double, start: Int, width: Int, height: Int, setup: ViewingSetup,
          threads: Int, scalesFrame: Bool, measuresQuality: Bool) {
         self.scene = scene
+        scene.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
         fullSize = (width, height)
         var s = FrameTimeGovernor.Settings(targetMs: 1000 / targetFps, floor: scene.coarsestSplats, whole: scene.wholeSplats,
                                            start: start)

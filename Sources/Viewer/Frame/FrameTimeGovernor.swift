@@ -68,6 +68,10 @@ public final class FrameTimeGovernor {
     /// Budget changes so far (for tests and the bench's report).
     public private(set) var changes = 0
 
+    /// The pixel threshold a governed scene is drawn with (`BudgetedScene.pixelThreshold`): a
+    /// quarter pixel, so that the budget binds and the time the target leaves is spent on detail
+    /// that still brings the picture closer to the whole capture.
+    public static let governedPixelThreshold: Float = 0.25
     /// Frames a rung is drawn before its time is trusted (the levels step in one per frame).
     public static let settleFrames = 4
     /// Frames on a rung before the budget may rise.

@@ -5,6 +5,10 @@
 public protocol BudgetedScene: Scene {
     /// The most splats the next frame draws (nil: the whole capture at the levels the view wants).
     var splatBudget: Int? { get set }
+    /// Pixels between neighbouring splats a leaf's level should not exceed when the budget does
+    /// not bind (1 by default). A governor lowers it so that the budget it chooses is spent:
+    /// finer than a pixel still brings the picture closer to the whole capture.
+    var pixelThreshold: Float { get set }
     /// Whether the budget was pinned by the user (`--splat-budget N`): then nothing governs it.
     var budgetIsPinned: Bool { get }
     /// Splats of the whole capture (its finest level).

@@ -94,6 +94,10 @@ extension LODSplatScene: BudgetedScene {
         set { options.budget = newValue }
     }
     public var budgetIsPinned: Bool { options.budgetIsPinned }
+    public var pixelThreshold: Float {
+        get { options.pixelThreshold }
+        set { options.pixelThreshold = newValue }
+    }
     public var wholeSplats: Int { sog.splatCount(level: 0) }
     public var coarsestSplats: Int { sog.splatCount(level: sog.levelCount - 1) }
     public func wholeReference() -> Scene {

@@ -82,6 +82,7 @@ struct WindowGovernor {
         overheads.removeAll()
         guard let s = scene as? BudgetedScene, !s.budgetIsPinned, s.wholeSplats > 0 else { return }
         let start = s.splatBudget ?? s.wholeSplats
+        s.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
         governor = FrameTimeGovernor(.init(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start), whole: s.wholeSplats, start: start))
     }
 
