@@ -8,6 +8,9 @@ public struct DownloadOptions: Sendable, Equatable {
     /// folder the caller removes (`DownloadResult.temporaryFolder`): render, bench and export
     /// touch no cache unless a flag names one.
     public var cacheFolder: String?
+    /// Most bytes the cache folder's downloads may hold together (default 10 GiB): least recently
+    /// used ones go when a download would pass it (`DownloadCache`).
+    public var cacheLimitBytes: Int64 = DownloadCache.defaultLimitBytes
     /// Largest file accepted, bytes (default 2048 MB); a larger one is `DownloadError.tooLarge`.
     public var maxBytes: Int64 = 2048 << 20
     /// Plain `http://` allowed; otherwise only HTTPS, redirects included (`DownloadError.insecureScheme`,

@@ -5,6 +5,9 @@
 // server gave validators) and are renamed into place before `entry.json` is written. A cached
 // entry is revalidated (If-None-Match / If-Modified-Since); when the server cannot be reached the
 // cached copy is used with a note. One process at a time works on an entry (flock on `.lock`).
+// The cache is bounded (`DownloadCache`): every fetch marks its entry used; least recently used
+// entries not in use go when a download's announced size would pass the bound, and again once it
+// is whole.
 // Every failure is a `DownloadError` naming the URL (one line, no command-line flag).
 import CCurl
 import Foundation
@@ -52,13 +55,8 @@ public enum Downloader {
             temporary = root
         }
         let folder = (root as NSString).appendingPathComponent(StableHash.hex(url))
-        do { try fm.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw DownloadError.failed(url: url, reason: "cannot make the download folder \(folder): \(error.localizedDescription)")
-        }
-        let lock = open((folder as NSString).appendingPathComponent(".lock"), O_CREAT | O_RDWR, 0o644)
-        guard lock >= 0 else { throw DownloadError.failed(url: url, reason: "cannot lock \(folder): \(String(cString: strerror(errno)))") }
+        let lock = try lockEntry(folder, url: url)
         defer { close(lock) }
-        flock(lock, LOCK_EX)
         do {
             var result = try fetchLocked(url, folder: folder, options: options, progress: progress, cancelled: cancelled)
             result.temporaryFolder = temporary
@@ -67,6 +65,23 @@ public enum Downloader {
             if let temporary { try? fm.removeItem(atPath: temporary) }
             throw error
         }
+    }
+
+    /// Makes the entry folder and takes its `.lock` (waiting for another fetch of the same URL);
+    /// an entry the cache's bound removed while this waited is made again. Returns the descriptor.
+    static func lockEntry(_ folder: String, url: String) throws -> Int32 {
+        for _ in 0..<8 {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw DownloadError.failed(url: url, reason: "cannot make the download folder \(folder): \(error.localizedDescription)")
+            }
+            let lock = open((folder as NSString).appendingPathComponent(".lock"), O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            guard lock >= 0 else { throw DownloadError.failed(url: url, reason: "cannot lock \(folder): \(String(cString: strerror(errno)))") }
+            flock(lock, LOCK_EX)
+            var st = stat()
+            if fstat(lock, &st) == 0, st.st_nlink > 0 { return lock }
+            close(lock)   // removed by an eviction while we waited: start again
+        }
+        throw DownloadError.failed(url: url, reason: "the download folder \(folder) keeps being removed")
     }
 
     static func fetchLocked(_ url: String, folder: String, options: DownloadOptions, progress: ((Int64, Int64?) -> Void)?,
@@ -84,6 +99,9 @@ public enum Downloader {
         let partPath = finalPath + ".part"
         var headers: [String] = []
         var existing: Int64 = 0
+        let cache = options.cacheFolder.map { DownloadCache(folder: $0, limitBytes: options.cacheLimitBytes) }
+        let key = (folder as NSString).lastPathComponent
+        LRUFolder.touch(folder)
         if let c = cached {
             guard c.etag != nil || c.lastModified != nil else {
                 return DownloadResult(path: finalPath, fromCache: true, note: nil)
@@ -105,6 +123,7 @@ public enum Downloader {
         _ = try? handle.seekToEnd()
         let transfer = HTTPTransfer(url: url, options: options, file: handle, existingBytes: existing, progress: progress, cancelled: cancelled)
         transfer.headers = headers
+        if let cache { transfer.willReceive = { bytes in cache.evict(toFit: bytes, keeping: [key]) } }
         let (code, detail) = transfer.perform()
         try? handle.close()
 
@@ -144,7 +163,17 @@ public enum Downloader {
                                   lastModified: transfer.responseHeaders["last-modified"])
         entry.downloaded = ISO8601DateFormatter().string(from: Date())
         try? entry.write(entryPath)
-        return DownloadResult(path: finalPath, fromCache: false, note: nil)
+        return DownloadResult(path: finalPath, fromCache: false, note: cache.flatMap { bound($0, keeping: key, url: url) })
+    }
+
+    /// Holds `cache` to its bound after a download into entry `keeping`: least recently used
+    /// entries not in use go; a note when the new one alone is over the bound (it stays, the
+    /// first to go after its use).
+    static func bound(_ cache: DownloadCache, keeping: String, url: String) -> String? {
+        cache.evict(toFit: 0, keeping: [keeping])
+        let bytes = DownloadCache.bytes(of: cache.folder + "/" + keeping)
+        guard Int64(bytes) > cache.limitBytes else { return nil }
+        return "\(url) (\(DownloadError.size(Int64(bytes)))) is larger than the download cache's bound (\(DownloadError.size(cache.limitBytes))): kept for now, the first to go"
     }
 
     /// Failures where a cached copy is still the best answer (no answer from the server at all).

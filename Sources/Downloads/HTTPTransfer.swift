@@ -15,6 +15,9 @@ final class HTTPTransfer {
     private(set) var received: Int64 = 0
     /// Why our own check stopped the transfer, if it did.
     private(set) var stop: Stop?
+    /// Told the whole file's size, bytes, before its first body byte is written, when the
+    /// response announced it (the download cache makes room).
+    var willReceive: ((Int64) -> Void)?
 
     /// What stopped a transfer from inside (libcurl then reports a write or callback error).
     enum Stop: Equatable {
@@ -127,6 +130,7 @@ final class HTTPTransfer {
                 stop = .tooLarge(bytes: (appending ? offset : 0) + length)
                 return 0
             }
+            if let length = contentLength { willReceive?((appending ? offset : 0) + length) }
         }
         let total = (appending ? offset : 0) + received + Int64(n)
         guard total <= options.maxBytes else {

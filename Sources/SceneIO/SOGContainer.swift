@@ -14,12 +14,19 @@ protocol SOGContainer {
     func read(_ name: String, cap: Int) throws -> Data
 }
 
-/// A bundled SOG: a ZIP archive in memory (ZipReading), its errors worded as SceneIO's.
+/// A bundled SOG: a ZIP archive (ZipReading) — a file read entry by entry, or bytes in memory —
+/// its errors worded as SceneIO's.
 struct SOGZip: SOGContainer {
     let archive: ZipArchive
     var file: String { archive.file }
 
-    /// Opens the archive over `bytes`, which must outlive it.
+    /// Opens the `.sog` file at `path`: its central directory now, each member when it is read,
+    /// so the archive is never held whole.
+    init(path: String) throws {
+        do { archive = try ZipArchive(path: path) } catch let e as ZipError { throw SceneIOError(e) }
+    }
+
+    /// Opens the archive over `bytes`, which must outlive it (bytes from memory: a download, a fuzzer).
     init(bytes: UnsafeRawBufferPointer, file: String) throws {
         do { archive = try ZipArchive(bytes: bytes, file: file) } catch let e as ZipError { throw SceneIOError(e) }
     }

@@ -65,15 +65,40 @@ enum SOGReader {
                           metaBytes: view.count, limits: limits, progress: progress)
     }
 
-    /// Reads a bundled `.sog`: a ZIP with `meta.json` at its root and the images it names.
+    /// Reads a bundled `.sog` held in memory: a ZIP with `meta.json` at its root and the images it names.
     static func readBundled(_ view: ByteView, limits: Limits = Limits(), progress: SceneLoadProgress?) throws -> ReadResult {
-        let zip = try SOGZip(bytes: view.bytes, file: view.file)
+        try readBundled(try SOGZip(bytes: view.bytes, file: view.file), limits: limits, progress: progress)
+    }
+
+    /// Reads the bundled `.sog` file at `path` entry by entry: `meta.json`, then each image as it
+    /// is decoded, so what is held at once is the decoded arrays and one entry, never the archive.
+    static func readBundled(path: String, limits: Limits = Limits(), progress: SceneLoadProgress?) throws -> ReadResult {
+        var r = try readBundled(try SOGZip(path: path), limits: limits, progress: progress)
+        var st = stat()
+        if stat(path, &st) == 0 { r.sourceBytes = Int(st.st_size) }
+        return r
+    }
+
+    /// Reads a bundled SOG from its opened archive.
+    static func readBundled(_ zip: SOGZip, limits: Limits, progress: SceneLoadProgress?) throws -> ReadResult {
         guard zip.contains("meta.json") else {
-            throw SceneIOError.badEntry(file: view.file, entry: "meta.json",
+            throw SceneIOError.badEntry(file: zip.file, entry: "meta.json",
                                         expected: "a meta.json entry at the archive's root (a bundled SOG)", found: "no such entry")
         }
-        let meta = try SOGMeta.parse(try zip.read("meta.json", cap: limits.maxMetaBytes), file: view.file)
+        let meta = try SOGMeta.parse(try zip.read("meta.json", cap: limits.maxMetaBytes), file: zip.file)
         return try decode(meta, from: zip, variant: "bundled ZIP", metaBytes: nil, limits: limits, progress: progress)
+    }
+
+    /// Whether the file at `path` is a bundled SOG by `SceneFormat.detect`'s rule (a ZIP's first
+    /// bytes, unless the name says `.splat`), from its first four bytes alone.
+    static func isBundled(path: String) -> Bool {
+        guard SceneFormat(extension: (path as NSString).pathExtension) != .splat else { return false }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 4)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4, 0) }
+        return n == 4 && head.withUnsafeBytes { isZip($0) }
     }
 
     /// Reads an unbundled SOG folder (the folder holding `meta.json`).

@@ -15,12 +15,20 @@ public enum SceneFile {
 
     /// Loads a scene file and summarises it. A folder is read as an unbundled SOG (the folder
     /// holding `meta.json` and its images), or a streamed SOG when it holds `lod-meta.json`
-    /// instead (whose finest level is then loaded whole: see `StreamedSOG.loadFinest`).
+    /// instead (whose finest level is then loaded whole: see `StreamedSOG.loadFinest`). A bundled
+    /// `.sog` is read entry by entry from the file; every other file is mapped.
     public static func loadWithInfo(path: String, progress: SceneLoadProgress? = nil) throws -> (scene: LoadedScene, info: SceneInfo) {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             let start = DispatchTime.now().uptimeNanoseconds
             let result = try SOGReader.readFolder(path, progress: progress)
+            let secs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            return (result.scene, SceneInfo(path: path, fileBytes: result.sourceBytes ?? 0, result: result, seconds: secs))
+        }
+        if SOGReader.isBundled(path: path) {
+            // Entry by entry from the file: the archive is never mapped or read whole.
+            let start = DispatchTime.now().uptimeNanoseconds
+            let result = try SOGReader.readBundled(path: path, progress: progress)
             let secs = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             return (result.scene, SceneInfo(path: path, fileBytes: result.sourceBytes ?? 0, result: result, seconds: secs))
         }

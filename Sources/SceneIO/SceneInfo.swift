@@ -51,6 +51,11 @@ public struct SceneInfo: Sendable, Codable, Equatable {
     public var bytesInMemory: Int
     /// Wall-clock load time in seconds.
     public var loadSeconds: Double
+    /// A streamed SOG: the memory drawing it needs at a splat budget, one line (set by the caller
+    /// that knows the renderer, e.g. `info`); nil otherwise.
+    public var drawMemory: String?
+    /// The same, bytes besides the chunk cache's bound.
+    public var drawMemoryBytes: Int?
 
     init(path: String, fileBytes: Int, result r: ReadResult, seconds: Double) {
         self.path = path; self.fileBytes = r.sourceBytes ?? fileBytes; format = r.format; variant = r.variant; version = r.version
@@ -93,6 +98,7 @@ public struct SceneInfo: Sendable, Codable, Equatable {
         if variant.hasPrefix("streamed SOG") && bytesInMemory == 0 {
             // Described from lod-meta.json and the chunks' meta.json: nothing decoded.
             s += "  file:     \(fileBytes) bytes (lod-meta.json and its chunks); no chunk decoded\n"
+            if let drawMemory { s += "  to draw:  \(drawMemory)\n" }
             s += String(format: "  metadata read in %.3f s\n", loadSeconds)
         } else {
             s += "  file:     \(fileBytes) bytes; in memory \(bytesInMemory) bytes\n"

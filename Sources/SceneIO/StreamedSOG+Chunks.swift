@@ -26,11 +26,7 @@ extension StreamedSOG {
         if isDir.boolValue {
             result = try SOGReader.readFolder(c.path, limits: limits, progress: nil)
         } else {
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: c.path), options: .alwaysMapped) } catch {
-                throw SceneIOError.unreadable(file: c.path, reason: error.localizedDescription)
-            }
-            result = try data.withUnsafeBytes { try SOGReader.readBundled(ByteView(bytes: $0, file: c.path), limits: limits, progress: nil) }
+            result = try SOGReader.readBundled(path: c.path, limits: limits, progress: nil)
         }
         guard case .splats(let cloud) = result.scene else {
             throw SceneIOError.unsupported(file: c.path, reason: "a chunk must hold splats")

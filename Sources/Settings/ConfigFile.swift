@@ -26,6 +26,9 @@ import JSONInput
 /// - `cameraDelayMs`: a camera frame's exposure → the moment its read returns (milliseconds,
 ///   0…1000), for cameras whose driver gives no time stamp and for streams (default: one frame
 ///   interval for a camera, 0 for a stream).
+/// - `targetFps`: the window's target frame rate (1…1000).
+/// - `downloadCacheLimitMB`: most megabytes the download cache holds, a whole number 1…16777216
+///   (default 10240); least recently used downloads go first (`--download-cache-limit-mb` wins).
 /// String-valued keys (`filter`, `head`, `opentrackAxes`) are parsed by the module that uses
 /// them, which reports a bad value as an invalid config naming this file.
 public struct ConfigFile: Equatable, Sendable {
@@ -52,6 +55,8 @@ public struct ConfigFile: Equatable, Sendable {
     /// The window's target frame rate (fps, 1…1000): the frame-time governor holds it with a
     /// capture's splat budget. Default: the display's refresh rate, at most 60.
     public var targetFps: Double?
+    /// Most megabytes (2^20 bytes) the download cache may hold; least recently used downloads go first.
+    public var downloadCacheLimitMB: Double?
 
     /// An empty config (all defaults).
     public init() {}
@@ -100,6 +105,7 @@ public struct ConfigFile: Equatable, Sendable {
         c.cameraDelayMs = try number("cameraDelayMs")
         c.dominantEye = try text("dominantEye")
         c.targetFps = try number("targetFps")
+        c.downloadCacheLimitMB = try number("downloadCacheLimitMB")
         return c
     }
 
@@ -128,6 +134,9 @@ public struct ConfigFile: Equatable, Sendable {
         if let s = streamTimeoutS, !(s >= 0.5 && s <= 60) { throw fail("streamTimeoutS must be 0.5…60") }
         if let d = cameraDelayMs, !(d >= 0 && d <= 1000) { throw fail("cameraDelayMs must be 0…1000") }
         if let f = targetFps, !(f >= 1 && f <= 1000) { throw fail("targetFps must be 1…1000") }
+        if let m = downloadCacheLimitMB, !(m >= 1 && m <= Double(1 << 24) && m.rounded() == m) {
+            throw fail("downloadCacheLimitMB must be a whole number of megabytes, 1…\(1 << 24)")
+        }
     }
 
     /// Writes `changes` into the file at `path`, keeping every other key (including keys this

@@ -9,6 +9,7 @@
 // damaged) is removed and built again, never drawn.
 // Bounded: before a store, least recently used entries (the folder's modification time, bumped on
 // every use) go until the new one fits `limitBytes`; a tree larger than the limit is not cached.
+// The bound is RenderCore's `LRUFolder`, which the download cache shares.
 // Only names this cache makes are ever removed (16 hex digits, `.build-…`), so a folder shared
 // with other files is safe.
 import Foundation
@@ -91,7 +92,7 @@ public struct LODCache: Sendable, Equatable {
             try? FileManager.default.removeItem(atPath: dir)
             return nil
         }
-        _ = utimes(dir, nil)
+        LRUFolder.touch(dir)
         return Entry(metaPath: dir + "/lod-meta.json", captureSplats: manifest.captureSplats, bytes: manifest.bytes)
     }
 
@@ -144,29 +145,61 @@ public struct LODCache: Sendable, Equatable {
         }
     }
 
-    /// The entries (whole or not) with their bytes (from `entry.json`, else 0) and last use.
-    func entries() -> [(name: String, bytes: Int, used: Double)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter(Self.isEntryName).map { name in
-            let dir = folder + "/" + name
-            let used = ((try? FileManager.default.attributesOfItem(atPath: dir))?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            return (name, Manifest.read(dir + "/entry.json")?.bytes ?? 0, used)
-        }
+    /// The entries as the shared least-recently-used mechanism sees them: bytes from `entry.json`
+    /// (0 for an entry without one), last use from the folder's modification time.
+    var lru: LRUFolder {
+        LRUFolder(path: folder, isEntry: Self.isEntryName, bytes: { Manifest.read($0 + "/entry.json")?.bytes ?? 0 })
     }
 
     /// Bytes the entries hold, by their `entry.json`.
-    public var usedBytes: Int { entries().reduce(0) { $0 + $1.bytes } }
+    public var usedBytes: Int { lru.usedBytes }
 
     /// Removes least recently used entries (never `keeping`) until `extra` more bytes fit the limit.
     func evict(toFit extra: Int, keeping: String? = nil) {
-        var list = entries().sorted { $0.used < $1.used }
-        var used = list.reduce(0) { $0 + $1.bytes }
-        while used + extra > limitBytes, let oldest = list.first {
-            list.removeFirst()
-            guard oldest.name != keeping else { continue }
-            try? FileManager.default.removeItem(atPath: folder + "/" + oldest.name)
-            used -= oldest.bytes
+        lru.evict(limit: limitBytes, toFit: extra, keeping: keeping.map { [$0] } ?? [])
+    }
+
+    /// One entry as `splatframe cache` lists it.
+    public struct Listing: Sendable, Equatable {
+        /// The entry's folder name (16 hex digits).
+        public let name: String
+        /// The capture the tree was built from (absolute path), or "?" for an entry without a readable `entry.json`.
+        public let source: String
+        public let bytes: Int
+        /// Seconds since 1970.
+        public let lastUse: Double
+    }
+
+    /// The entries, least recently used first.
+    public func list() -> [Listing] {
+        lru.entries().map { e in
+            let key = Manifest.read(folder + "/" + e.name + "/entry.json")?.key
+            return Listing(name: e.name, source: key.flatMap(Self.source(ofKey:)) ?? "?", bytes: e.bytes, lastUse: e.lastUse)
         }
+    }
+
+    /// Removes every entry and every abandoned build; returns the entries removed.
+    @discardableResult
+    public func clear() -> [Listing] {
+        let all = list()
+        removeAbandonedBuilds()
+        return all.filter { LRUFolder.removeFolder(folder + "/" + $0.name) }
+    }
+
+    /// The capture's path in a key's text (`v9|PATH|SIZE|MTIME|recipe`), or nil.
+    static func source(ofKey text: String) -> String? {
+        guard let bar = text.firstIndex(of: "|") else { return nil }
+        let rest = text[text.index(after: bar)...]
+        var search = rest.startIndex
+        while let i = rest[search...].firstIndex(of: "|") {
+            let fields = rest[rest.index(after: i)...].split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+            if fields.count == 3, !fields[0].isEmpty, fields[0].allSatisfy(\.isNumber), !fields[1].isEmpty,
+               fields[1].allSatisfy({ $0.isNumber || $0 == "-" }) {
+                return String(rest[..<i])
+            }
+            search = rest.index(after: i)
+        }
+        return nil
     }
 
     /// Removes `.build-KEY-PID` folders whose process is gone (a build that was killed).

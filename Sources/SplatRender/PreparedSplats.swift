@@ -149,7 +149,15 @@ public final class PreparedSplats {
     }
 
     /// Bytes this object holds (fields and SH), for cache accounting.
-    public var bytes: Int { Self.fieldCount * fieldStride * 4 + max(1, fieldStride * restCount * 3) * 2 + fieldStride * 4 }
+    public var bytes: Int { Self.bytes(stride: fieldStride, restCount: restCount) }
+
+    /// Bytes a prepared copy of `splats` splats at `shDegree` (bands kept: at most 3) holds, as
+    /// `bytes` counts them: 14 floats, 3·rest half floats and a source index a splat, in groups of 8.
+    public static func bytes(splats: Int, shDegree: Int) -> Int {
+        bytes(stride: max(8, (max(0, splats) + 7) / 8 * 8), restCount: SplatCloud.restCount(degree: min(3, max(0, shDegree))))
+    }
+
+    static func bytes(stride: Int, restCount: Int) -> Int { fieldCount * stride * 4 + max(1, stride * restCount * 3) * 2 + stride * 4 }
 
     /// Splat slots an assembly holds without growing.
     public var capacity: Int { fieldStride }

@@ -155,6 +155,11 @@ public final class SplatRenderer {
         (n * w / workers)..<(n * (w + 1) / workers)
     }
 
+    /// Bytes of the buffers `reserve(splats:)` keeps per splat (projection, sort key, tile
+    /// rectangle, source slot); the tile pairs, which scale with the pixels covered, are not counted.
+    public static let bytesPerReservedSplat = MemoryLayout<ProjectedSplat>.stride + MemoryLayout<UInt32>.stride
+        + MemoryLayout<TileRect>.stride + MemoryLayout<UInt32>.stride
+
     /// Makes room now for frames of up to `splats` splats (the buffers that scale with the splat
     /// count), so that a scene whose count varies under a known bound — a level-of-detail
     /// budget — allocates nothing when a later frame shows more. Cheap when already reserved.

@@ -1,13 +1,46 @@
-// ZipReading — ZipArchive: an archive in memory opened read-only; an entry's bytes by name.
+// ZipReading — ZipArchive: an archive opened read-only, over bytes in memory or a file on disk
+// read entry by entry; an entry's bytes by name.
 import CZip
 import Foundation
 
-/// A ZIP archive opened read-only over bytes the caller keeps alive for the archive's lifetime.
+/// A ZIP archive opened read-only: over bytes the caller keeps alive for the archive's lifetime
+/// (`init(bytes:file:)`), or over a file read on demand (`init(path:)`: the central directory at
+/// opening, then each entry's bytes only when it is read — never the whole file).
 public final class ZipArchive {
     /// The libzip handle (freed by `zip_discard` in `deinit`).
     private let handle: OpaquePointer
+    /// The file an archive opened from a path reads (released after `handle`).
+    private let source: ZipFileSource?
     /// Archive name used in errors.
     public let file: String
+
+    /// Bytes read from the archive's file so far (0 for an archive in memory): the central
+    /// directory, then what the entries read needed.
+    public var fileBytesRead: Int { source?.bytesRead ?? 0 }
+
+    /// Opens the ZIP file at `path`, reading its central directory only; entries are read from
+    /// the file when asked for (one at a time: an archive is not for concurrent use).
+    /// - Throws: `ZipError.unreadable` when the file cannot be opened, `.notAnArchive` when
+    ///   libzip does not recognise a ZIP archive.
+    public init(path: String) throws {
+        file = path
+        let source = try ZipFileSource(path: path)
+        var err = zip_error_t()
+        zip_error_init(&err)
+        defer { zip_error_fini(&err) }
+        guard let zs = source.makeSource(&err) else {
+            throw ZipError.unreadable(file: path, reason: "libzip: \(String(cString: zip_error_strerror(&err)))")
+        }
+        guard let archive = zip_open_from_source(zs, ZIP_RDONLY, &err) else {
+            zip_source_free(zs)
+            let code = zip_error_code_zip(&err)
+            let reason = String(cString: zip_error_strerror(&err))
+            if code == ZIP_ER_READ || code == ZIP_ER_SEEK { throw ZipError.unreadable(file: path, reason: reason) }
+            throw ZipError.notAnArchive(file: path, reason: reason)
+        }
+        handle = archive
+        self.source = source
+    }
 
     /// Opens the archive's central directory.
     /// - Parameters:
@@ -27,6 +60,7 @@ public final class ZipArchive {
             throw ZipError.notAnArchive(file: file, reason: String(cString: zip_error_strerror(&err)))
         }
         handle = archive
+        self.source = nil
     }
 
     deinit { zip_discard(handle) }

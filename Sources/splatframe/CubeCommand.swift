@@ -23,7 +23,7 @@ struct CubeCommand: ParsableCommand {
         let walls = try description.openWalls(playback: .realtime)
         // A file or URL dropped on the window opens as `open` would open it.
         var drops = SceneLoader.ModelOptions()
-        drops.download = download.options(defaultCache: DownloadOptions.defaultCacheFolder())
+        drops.download = download.options(defaultCache: DownloadOptions.defaultCacheFolder(), config: configOption.fileIfValid)
         try WindowLauncher.run(windowOptions: windowOptions, screenOptions: screenOptions, configOption: configOption, head: head.resolved,
                                modelFile: nil, dropOptions: drops) { screen, _ in
             description.scene(screen: screen, walls: walls)

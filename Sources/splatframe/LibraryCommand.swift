@@ -41,7 +41,7 @@ struct LibraryCommand: ParsableCommand {
 
     func run() throws {
         let thumb = (width: thumbnailSize.width, height: thumbnailSize.height)
-        let options = model.options(lod: lod, window: true)
+        let options = model.options(lod: lod, window: true, config: configOption.fileIfValid)
         let threads = windowOptions.threads.count
         // Feeds are read before the window opens, so a broken one is the usual one-line error.
         let feeds = try folders.filter(Downloader.isURL).map { ($0, try LibraryFeed.entries(url: $0, options: options.download)) }

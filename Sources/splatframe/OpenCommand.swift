@@ -28,7 +28,7 @@ struct OpenCommand: ParsableCommand {
     func validate() throws { _ = try room.room(for: scene) }
 
     func run() throws {
-        var options = model.options(lod: lod, window: true)
+        var options = model.options(lod: lod, window: true, config: configOption.fileIfValid)
         options.cubeRoom = try room.room(for: scene)
         try Self.openWindow(scene, options: options, screenOptions: screenOptions, configOption: configOption,
                             windowOptions: windowOptions, head: head.resolved)

@@ -8,6 +8,6 @@ struct SplatFrameCommand: ParsableCommand {
         subcommands: [CubeCommand.self, OpenCommand.self, RenderCommand.self, FrustumCommand.self, BenchCommand.self,
                       InfoCommand.self, ConvertCommand.self, GenerateCommand.self, TrackCommand.self, ConfigCommand.self,
                       ExportCommand.self, CalibrateCommand.self, LibraryCommand.self, ControlsCommand.self, SetupCommand.self,
-                      ImportModelCommand.self],
+                      ImportModelCommand.self, CacheCommand.self],
         defaultSubcommand: CubeCommand.self)
 }

@@ -161,7 +161,8 @@ struct FuzzCorpus {
         ("--up", .up), ("--room", nil), ("--cull", nil), ("--two-sided", nil), ("--splat-budget", .budget), ("--lod", .integer), ("--no-antialias", nil),
         ("--lod-cache", .outDir), ("--lod-cache-limit-mb", .integer),
     ] + Self.downloadOptions
-    static let downloadOptions: [(String, Kind?)] = [("--allow-http", nil), ("--max-download-mb", .integer), ("--download-cache", .outDir)]
+    static let downloadOptions: [(String, Kind?)] = [("--allow-http", nil), ("--max-download-mb", .integer), ("--download-cache", .outDir),
+                                                          ("--download-cache-limit-mb", .integer)]
 
     /// Every command the fuzz drives.
     func commands() -> [Command] {

@@ -67,14 +67,16 @@ import Settings
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("config.json").path
         #expect(try ConfigFile.load(path: path) == nil)
-        try #"{"screenWidthMM": 597, "filter": "oneeuro:1,0,1", "opentrackAxes": "x,y,-z"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        try #"{"screenWidthMM": 597, "filter": "oneeuro:1,0,1", "opentrackAxes": "x,y,-z", "downloadCacheLimitMB": 512}"#.write(toFile: path, atomically: true, encoding: .utf8)
         let c = try #require(try ConfigFile.load(path: path))
-        #expect(c.screenWidthMM == 597 && c.filter == "oneeuro:1,0,1")
+        #expect(c.screenWidthMM == 597 && c.filter == "oneeuro:1,0,1" && c.downloadCacheLimitMB == 512)
         for (bad, says) in [(#"{"screenWidthMM": -1}"#, "screenWidthMM must be > 0"),
                             (#"{"screenWidthMM": "wide"}"#, "screenWidthMM: expected a finite number, found the string \"wide\""),
                             ("{", "expected valid JSON"), (#"{"axisStrength": [1,2]}"#, "axisStrength: expected 3 numbers, found an array of 2"),
                             (#"{"neutralEyeMM": [0, true, 600]}"#, "neutralEyeMM[1]: expected a finite number, found true"),
-                            (#"{"cameraFovDeg": 200}"#, "cameraFovDeg must be 5…170"), ("[1]", "expected an object")] {
+                            (#"{"cameraFovDeg": 200}"#, "cameraFovDeg must be 5…170"), ("[1]", "expected an object"),
+                            (#"{"downloadCacheLimitMB": 0}"#, "downloadCacheLimitMB must be a whole number of megabytes"),
+                            (#"{"downloadCacheLimitMB": 1.5}"#, "downloadCacheLimitMB must be a whole number of megabytes")] {
             try bad.write(toFile: path, atomically: true, encoding: .utf8)
             do {
                 _ = try ConfigFile.load(path: path)

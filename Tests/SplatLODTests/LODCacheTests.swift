@@ -6,6 +6,7 @@
 import Foundation
 import RenderCore
 import SceneIO
+import SplatRender
 @testable import SplatLOD
 import Testing
 import TestSupport
@@ -90,6 +91,23 @@ struct LODCacheTests {
         #expect(throws: LODCacheError.self) { try tiny.store(try Self.pyramid(), key: d, chunkSplats: 1000) }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(!left.contains { $0.hasPrefix(".") } && !left.contains(d.name), "\(left)")
+    }
+
+    @Test("entries are listed with their capture, size and last use, and cleared; other files stay")
+    func listAndClear() throws {
+        let dir = TestData.temporaryDirectory("lodcache")
+        let folder = dir.appendingPathComponent("cache").path
+        let cache = LODCache(folder: folder)
+        #expect(cache.list().isEmpty)
+        let path = try Self.capture("a|b.ply", in: dir)
+        let stored = try cache.store(try Self.pyramid(), key: try Self.key(path), chunkSplats: 1000)
+        try Data("not ours".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let listed = cache.list()
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        #expect(listed.count == 1 && listed[0].source == absolute && listed[0].bytes == stored.bytes && listed[0].lastUse > 0, "\(listed)")
+        #expect(cache.clear() == listed)
+        #expect(cache.list().isEmpty && FileManager.default.fileExists(atPath: folder + "/notes.txt"))
+        #expect(LODCache.source(ofKey: "v9|/a|b|12|34|levels|leaf: 5") == "/a|b" && LODCache.source(ofKey: "nonsense") == nil)
     }
 
     @Test("a folder that cannot be made or written is a one-line LODCacheError")
@@ -180,5 +198,23 @@ struct LODCacheTests {
         // A cache that cannot take it: kept in memory, with the reason as a note.
         let refused = try CaptureLOD.make(cloud, path: path, cache: LODCache(folder: "/proc/self/lod"))
         #expect(refused.origin == .memory && refused.notes.count == 1 && refused.notes[0].contains("/proc/self/lod"), "\(refused.notes)")
+    }
+}
+
+struct LODMemoryTests {
+    @Test("the memory to draw a tree is its frame's splats at the prepared and renderer footprints, beside the cache bound")
+    func estimate() throws {
+        let m = LODMemory(levelZeroSplats: 500_000, leaves: 100, shDegree: 2, budget: LODOptions.defaultBudget, cacheBytes: 1 << 30)
+        #expect(m.frameSplats == 50_000 + 800)
+        // A prepared splat at degree 2: as much as a real prepared cloud holds per splat.
+        let cloud = LODBuilderTests.cloud(8000)
+        let real = PreparedSplats(cloud, range: 0..<8000, shDegree: 2).bytes / 8000
+        #expect(m.bytesPerSplat == 2 * real + SplatRenderer.bytesPerReservedSplat && m.frameBytes == m.frameSplats * m.bytesPerSplat)
+        #expect(m.text == "about \((m.frameBytes + (1 << 20) - 1) >> 20) MB at the default budget of 50,000 splats (plus up to 1024 MB of cached chunks)")
+        // A budget above the capture draws level 0; none does too.
+        let whole = LODMemory(levelZeroSplats: 30_000, leaves: 10, shDegree: 0, budget: nil, cacheBytes: 0)
+        #expect(whole.frameSplats == 30_080 && whole.text.contains("with no budget"))
+        #expect(LODMemory(levelZeroSplats: 30_000, leaves: 10, shDegree: 0, budget: 1_000_000, cacheBytes: 0).frameSplats == 30_080)
+        #expect(LODMemory(levelZeroSplats: 30_000, leaves: 10, shDegree: 0, budget: 150_000, cacheBytes: 0).text.contains("at a budget of 150,000 splats"))
     }
 }

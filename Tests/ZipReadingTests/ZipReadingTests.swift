@@ -1,6 +1,7 @@
 // ZipReadingTests — ZipArchive and ZipEntry against archives libzip writes here: stored and
 // deflated entries read back, and each refusal as a `ZipError` naming the archive and the entry
-// (missing, over the cap before inflating, a size that lies, not a ZIP, no such file).
+// (missing, over the cap before inflating, a size that lies, not a ZIP, no such file); an archive
+// opened from its file reads the central directory, then only the entries asked for.
 import CZip
 import Foundation
 import Testing
@@ -95,6 +96,57 @@ import ZipReading
         #expect { try ZipEntry.read("x", inFile: "/nonexistent/a.task", cap: 10) } throws: { e in
             guard case let ZipError.unreadable(file, _)? = e as? ZipError else { return false }
             return file == "/nonexistent/a.task"
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func anArchiveFromItsFileReadsEntryByEntry(deflate: Bool) throws {
+        // Two megabytes no one asks for: opening and reading the small entries must not read them.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let big: [UInt8] = (0..<(2 << 20)).map { _ in   // xorshift: incompressible, so deflating keeps its size
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(truncatingIfNeeded: state >> 32)
+        }
+        let path = try writeZip([("meta.json", Self.text), ("big.bin", big), ("dir/b.bin", Self.binary)], deflate: deflate)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let zip = try ZipArchive(path: path)
+        #expect(zip.file == path && zip.contains("big.bin"))
+        #expect(zip.fileBytesRead > 0 && zip.fileBytesRead < 128 << 10, "opening read \(zip.fileBytesRead) of \(size) bytes")
+        #expect(Array(try zip.read("meta.json", cap: 1 << 20)) == Self.text)
+        #expect(Array(try zip.read("dir/b.bin", cap: 1 << 20)) == Self.binary)
+        #expect(zip.fileBytesRead < size / 4, "the small entries read \(zip.fileBytesRead) of \(size) bytes")
+        #expect(Array(try zip.read("big.bin", cap: 4 << 20)) == big)
+        #expect(zip.fileBytesRead >= size / 2)
+    }
+
+    @Test func anEntryIsReadFromTheFileWhenAskedFor() throws {
+        // Damage an entry on disk after opening: the archive reads the file, not a copy, so the
+        // damage shows (a CRC error) while the untouched entry still reads back.
+        let path = try writeZip([("meta.json", Self.text), ("dir/b.bin", Self.binary)], deflate: false)
+        let zip = try ZipArchive(path: path)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let at = try #require((0..<(bytes.count - 64)).first { Array(bytes[$0..<($0 + 64)]) == Array(Self.binary.prefix(64)) })
+        for i in at..<(at + 64) { bytes[i] ^= 0xff }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+        #expect(Array(try zip.read("meta.json", cap: 1 << 20)) == Self.text)
+        #expect { try zip.read("dir/b.bin", cap: 1 << 20) } throws: { e in
+            guard case let ZipError.badEntry(file, entry, _, _)? = e as? ZipError else { return false }
+            return file == path && entry == "dir/b.bin"
+        }
+    }
+
+    @Test func aPathThatIsNoArchiveIsRefused() throws {
+        let dir = TestData.temporaryDirectory("zip-path")
+        let text = dir.appendingPathComponent("a.txt").path
+        try Data("not a zip".utf8).write(to: URL(fileURLWithPath: text))
+        #expect { try ZipArchive(path: text) } throws: { e in
+            guard case let ZipError.notAnArchive(file, _)? = e as? ZipError else { return false }
+            return file == text && !"\(e)".contains("\n")
+        }
+        for (path, reason) in [(dir.appendingPathComponent("none.zip").path, "no such file"), (dir.path, "not a regular file")] {
+            #expect(throws: ZipError.unreadable(file: path, reason: reason)) { try ZipArchive(path: path) }
         }
     }
 }

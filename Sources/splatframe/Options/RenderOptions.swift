@@ -63,6 +63,10 @@ struct ConfigOption: ParsableArguments {
         return (try ConfigFile.load(path: path), path)
     }
 
+    /// The interactive config file, for settings taken before the window opens (which reports a
+    /// missing or invalid one): nil when there is none or it is invalid.
+    var fileIfValid: ConfigFile? { (try? interactive())?.file }
+
     /// For hermetic commands: the named file, or nothing at all.
     func hermetic() throws -> (file: ConfigFile?, path: String?) {
         guard let config else { return (nil, nil) }

@@ -5,6 +5,7 @@ import Downloads
 import Foundation
 import Procedural
 import RenderCore
+import Settings
 import SplatLOD
 import Viewer
 
@@ -83,7 +84,8 @@ struct ModelOptionGroup: ParsableArguments {
     /// The options, drawn under `lod`; `window`: level-of-detail trees are cached in
     /// `$XDG_CACHE_HOME/splatframe/lod` unless `--lod-cache` names a folder (render, bench and
     /// export touch no cache by default).
-    func options(lod: LODOptionGroup, defaultTwoSided: Bool = true, window: Bool = false) -> SceneLoader.ModelOptions {
+    /// `config`: the window's config file (its `downloadCacheLimitMB`).
+    func options(lod: LODOptionGroup, defaultTwoSided: Bool = true, window: Bool = false, config: ConfigFile? = nil) -> SceneLoader.ModelOptions {
         var o = SceneLoader.ModelOptions()
         o.up = up
         o.room = room
@@ -91,7 +93,7 @@ struct ModelOptionGroup: ParsableArguments {
         o.twoSided = twoSided.twoSided || defaultTwoSided
         o.antialias = antialias
         o.lod = lod.options(defaultCache: window ? LODCache.defaultFolder() : nil)
-        o.download = download.options(defaultCache: window ? DownloadOptions.defaultCacheFolder() : nil)
+        o.download = download.options(defaultCache: window ? DownloadOptions.defaultCacheFolder() : nil, config: config)
         return o
     }
 }
@@ -106,10 +108,16 @@ struct DownloadOptionGroup: ParsableArguments {
     @Option(name: .customLong("download-cache"),
             help: ArgumentHelp("Folder that keeps downloaded scenes (default: the window and info use $XDG_CACHE_HOME/splatframe/downloads; render, bench and export download to a temporary folder they remove).", valueName: "dir"))
     var downloadCache: String?
+    @Option(name: .customLong("download-cache-limit-mb"), parsing: .unconditional,
+            help: "Most megabytes the download cache holds; least recently used downloads go first (default: config downloadCacheLimitMB, else 10240).",
+            transform: Checked.integer(in: 1...(1 << 24), "MB"))
+    var downloadCacheLimitMB: Int?
 
-    /// The options, with `defaultCache` used when no `--download-cache` is named.
-    func options(defaultCache: String?) -> DownloadOptions {
+    /// The options, with `defaultCache` used when no `--download-cache` is named; the cache's
+    /// bound is the flag's, else `config`'s, else `DownloadCache.defaultLimitBytes`.
+    func options(defaultCache: String?, config: ConfigFile? = nil) -> DownloadOptions {
         var o = DownloadOptions(cacheFolder: downloadCache ?? defaultCache)
+        if let mb = downloadCacheLimitMB ?? config?.downloadCacheLimitMB.map({ Int($0) }) { o.cacheLimitBytes = Int64(mb) << 20 }
         if let mb = maxDownloadMB { o.maxBytes = Int64(mb) << 20 }
         o.allowHTTP = allowHTTP
         return o
