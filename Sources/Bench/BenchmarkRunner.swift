@@ -218,7 +218,7 @@ public enum BenchmarkRunner {
     /// detail under a budget nobody pinned.
     static func governorRun(_ config: BenchmarkConfiguration, scene: Scene, setup: ViewingSetup, width: Int, height: Int) throws -> BenchmarkGovernorRun? {
         guard let fps = config.targetFps else { return nil }
-        guard let budgeted = scene as? BudgetedScene else {
+        guard let budgeted = scene as? BudgetedScene, budgeted.wholeSplats > 0 else {
             throw ViewerError.badValue(what: "--target-fps", value: String(format: "%g", fps),
                                        reason: "governs the splat budget of a capture drawn through levels of detail; \(scene.name) has none (a capture over 300k splats, a streamed SOG's lod-meta.json, or any capture with --splat-budget auto has)")
         }

@@ -10,6 +10,7 @@
 // With `model` (a file holding both) the objects sit in the file's frame and the model's fit and
 // placement put the whole scene behind the screen, placeable like any model.
 import Media
+import SplatLOD
 import RenderCore
 import SplatRender
 import TriangleRaster
@@ -26,9 +27,17 @@ public final class MixedScene: Scene {
         }
     }
 
-    /// A splat capture and where it sits.
+    /// A splat capture and where it sits: its splats whole, or its levels of detail (then what a
+    /// frame draws is chosen for that frame's camera under the object's share of the budget).
     public struct SplatObject {
+        /// The whole capture (empty when it is drawn through `levels`).
         public var splats: PreparedSplats
+        /// Its levels of detail, if it is drawn through them.
+        public var levels: (any SplatLevelsOfDetail)?
+        /// Splats of its finest level (the whole capture).
+        public var wholeSplats: Int
+        /// Splats of its coarsest picture.
+        public var coarsestSplats: Int
         /// Model → screen space (a similarity).
         public var matrix: Matrix4
         /// Its bounds' centre in the objects' frame (screen space; the file's when `model` places
@@ -38,7 +47,17 @@ public final class MixedScene: Scene {
         public var antialias: Bool
         public init(splats: PreparedSplats, matrix: Matrix4, centre: Vec3, antialias: Bool) {
             self.splats = splats; self.matrix = matrix; self.centre = centre; self.antialias = antialias
+            wholeSplats = splats.count; coarsestSplats = splats.count
         }
+        /// An object drawn through `levels` (a streamed tree).
+        public init(levels: StreamedLevels, matrix: Matrix4, centre: Vec3, antialias: Bool) {
+            self.levels = levels; self.matrix = matrix; self.centre = centre; self.antialias = antialias
+            splats = PreparedSplats(SplatCloud(shDegree: 0))
+            wholeSplats = levels.sog.splatCount(level: 0)
+            coarsestSplats = levels.sog.splatCount(level: levels.sog.levelCount - 1)
+        }
+        /// Splats the last frame drew of it.
+        var shownSplats: Int { levels?.shownSplats ?? splats.count }
     }
 
     public let name: String
@@ -64,7 +83,29 @@ public final class MixedScene: Scene {
     /// Splats when there are splat objects (what costs), else triangles.
     public var primitiveCount: Int {
         splatObjects.isEmpty ? meshes.reduce(room?.triangleCount ?? 0) { $0 + $1.mesh.triangleCount }
-            : splatObjects.reduce(0) { $0 + $1.splats.count }
+            : splatObjects.reduce(0) { $0 + $1.shownSplats }
+    }
+
+    /// The budget shared among the objects drawn through levels of detail (nil: none).
+    public var splatBudget: Int? {
+        didSet { shareBudget() }
+    }
+    /// Whether the budget was pinned by the user (`--splat-budget N`, `none`, `--lod`).
+    public var budgetIsPinned = false
+    /// Pixels between neighbouring splats each leveled object's levels aim for.
+    public var pixelThreshold: Float = 1 {
+        didSet { for o in splatObjects { o.levels?.options.pixelThreshold = pixelThreshold } }
+    }
+
+    /// Each leveled object's share of `splatBudget`, in proportion to its whole capture (what it
+    /// could show).
+    private func shareBudget() {
+        let leveled = splatObjects.filter { $0.levels != nil }
+        let total = leveled.reduce(0) { $0 + $1.wholeSplats }
+        guard total > 0 else { return }
+        for o in leveled {
+            o.levels?.options.budget = splatBudget.map { max(1, Int(Double($0) * Double(o.wholeSplats) / Double(total))) }
+        }
     }
 
     /// A file's placement (see `model`); nil for a scene JSON, which is not placeable in the window.
@@ -76,7 +117,11 @@ public final class MixedScene: Scene {
     /// The objects' frame → screen space (identity for a scene JSON).
     var groupMatrix: Matrix4 { model?.matrix ?? .identity }
 
-    public var ownStages: [SceneStage] { videos.isEmpty ? [] : [.advance] }
+    public var ownStages: [SceneStage] {
+        (videos.isEmpty ? [] : [.advance]) + (splatObjects.contains { $0.levels != nil } ? [.lod] : [])
+    }
+
+    deinit { for o in splatObjects { o.levels?.stop() } }
 
     public func advance(to time: Double) {
         for v in videos { v.advance(to: time) }
@@ -120,15 +165,43 @@ public final class MixedScene: Scene {
             var cam = camera
             cam.view = camera.view * group * o.matrix
             context.splats.antialias = o.antialias
-            let t = context.splats.render(o.splats, camera: cam, into: target, depthTest: true)
+            var splats = o.splats
+            if let levels = o.levels {
+                let tl = MonotonicClock.now()
+                levels.update(camera: cam, threads: context.splats.threads)
+                stats.lodMs += (MonotonicClock.now() - tl) * 1000
+                splats = levels.splats
+                if levels.options.budget != nil { context.splats.reserve(splats: splats.capacity) }
+            }
+            let t = context.splats.render(splats, camera: cam, into: target, depthTest: true)
             var sum = times ?? SplatStageTimes()
             sum.preprocess += t.preprocess; sum.sort += t.sort; sum.bin += t.bin; sum.blend += t.blend
             sum.visibleSplats += t.visibleSplats; sum.tileSplatPairs += t.tileSplatPairs; sum.droppedSplats += t.droppedSplats
+            sum.abandoned = sum.abandoned || t.abandoned
             times = sum
+            if t.abandoned { break }
         }
         context.splats.writesDepth = writesDepth
         stats.splat = times
         stats.totalMs = (MonotonicClock.now() - t0) * 1000
         return stats
+    }
+}
+
+extension MixedScene: BudgetedScene {
+    /// Splats of the leveled objects' whole captures (0: nothing to govern).
+    public var wholeSplats: Int { splatObjects.reduce(0) { $0 + ($1.levels != nil ? $1.wholeSplats : 0) } }
+    public var coarsestSplats: Int { splatObjects.reduce(0) { $0 + ($1.levels != nil ? $1.coarsestSplats : 0) } }
+    public func wholeReference() -> Scene {
+        let copy = MixedScene(name: name, room: room, meshes: meshes, splatObjects: splatObjects.map { o in
+            guard let levels = o.levels as? StreamedLevels else { return o }
+            var whole = levels.options
+            whole.forcedLevel = 0; whole.budget = nil
+            var r = o
+            r.levels = StreamedLevels(sog: levels.sog, options: whole, realtime: false)
+            return r
+        }, videos: videos, model: model)
+        copy.background = background
+        return copy
     }
 }

@@ -127,7 +127,8 @@ public struct SceneLoader {
                 var files: [String: ObjectModel] = [:]
                 for o in m.objects where files[o.file] == nil {
                     if cancelled() { throw ViewerError.cancelled(path: path) }
-                    let model = try Self.objectModel(o.file, in: path, download: options.download, progress: progress, cancelled: cancelled)
+                    var model = try Self.objectModel(o.file, in: path, download: options.download, progress: progress, cancelled: cancelled)
+                    try Self.addLevels(to: &model, file: o.file, in: path, lod: options.lod, cancelled: cancelled)
                     warnings += model.warnings
                     files[o.file] = model
                 }
@@ -405,6 +406,9 @@ public struct SceneLoader {
         /// What the reader noticed; whether the file asked for antialiased rendering.
         var warnings: [String] = []
         var antialiased = false
+        /// Its splats' levels of detail (a streamed SOG, or a tree built for a large capture):
+        /// then the object is drawn through them under its share of the scene's budget.
+        var tree: StreamedSOG?
     }
 
     /// Reads one object of the mixed scene `json`: a model file, `sphere:N` or `generate:N`.
@@ -462,11 +466,17 @@ public struct SceneLoader {
             }
             let bounds = RobustBounds.of(cloud.positions)
             let placed = matrix ?? o.matrix(bounds: bounds, up: up, screen: screen)
+            let c = placed.transform(point: bounds.isEmpty ? .zero : bounds.center)
+            let antialias = options.antialias ?? model.antialiased
+            if let tree = model.tree {
+                // Drawn through its levels, each object its own (they stream independently).
+                splatObjects.append(.init(levels: StreamedLevels(sog: tree, options: options.lod, realtime: options.videoPlayback == .realtime),
+                                          matrix: placed, centre: Vec3(c.x, c.y, c.z) / c.w, antialias: antialias))
+                continue
+            }
             let splats = prepared[o.file] ?? SplatRenderer.prepare(cloud)
             prepared[o.file] = splats
-            let c = placed.transform(point: bounds.isEmpty ? .zero : bounds.center)
-            splatObjects.append(.init(splats: splats, matrix: placed, centre: Vec3(c.x, c.y, c.z) / c.w,
-                                      antialias: options.antialias ?? model.antialiased))
+            splatObjects.append(.init(splats: splats, matrix: placed, centre: Vec3(c.x, c.y, c.z) / c.w, antialias: antialias))
         }
         var room: TriangleMesh?
         var videos: [VideoTexture] = []
@@ -474,7 +484,10 @@ public struct SceneLoader {
             room = r.room(screen: screen, walls: walls).mesh()
             videos = CubeRoom.Wall.allCases.compactMap { walls.videos[$0] }
         }
-        return MixedScene(name: name, room: room, meshes: meshes, splatObjects: splatObjects, videos: videos)
+        let scene = MixedScene(name: name, room: room, meshes: meshes, splatObjects: splatObjects, videos: videos)
+        scene.budgetIsPinned = options.lod.budgetIsPinned
+        if let budget = options.lod.budget { scene.splatBudget = budget }
+        return scene
     }
 
     /// A lit grey sphere of about `triangles` triangles whose silhouette fills about a third of the
