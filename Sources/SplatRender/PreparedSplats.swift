@@ -12,6 +12,7 @@
 import CSIMD
 import Foundation
 import RenderCore
+import Workers
 
 /// A `SplatCloud` converted for `SplatRenderer`: world-space covariances, pre-folded base
 /// colour and half-precision SH, laid out for 8-wide SIMD. A prepared cloud (`init(_:)`,
@@ -47,6 +48,10 @@ public final class PreparedSplats {
     /// or for an assembly the concatenation of its blocks' sources): slots are in spatial
     /// order, and the renderer breaks depth ties by this index, as the reference does.
     private(set) var sourceIndex: UnsafeMutablePointer<UInt32>
+    /// Bumped by every `assemble`: what a kept depth order (`depthOrder(forRow:)`) was made from.
+    private(set) var generation = 0
+    /// The depth order kept for the last view rotation, and the rotation asked for last.
+    let depthOrderState = Locked(DepthOrderState())
 
     /// Converts `cloud` (O(n log n), single-threaded; ~0.4 s per million degree-3 splats in a
     /// release build, ~¼ of it the spatial sort).
@@ -196,7 +201,11 @@ public final class PreparedSplats {
         count = at
         paddedCount = at
         bounds = b
+        generation += 1
     }
+
+    /// Field `k`'s `count` Floats.
+    func field(_ k: Field) -> UnsafeMutablePointer<Float> { fields + k.rawValue * fieldStride }
 
     /// ln(255·opacity) rounded up slightly (0 when opacity < 1/255): pixels whose exponent
     /// is below −τ have alpha < 1/255 and are skipped by the contract anyway.

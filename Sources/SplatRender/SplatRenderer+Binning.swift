@@ -149,8 +149,10 @@ extension SplatRenderer {
     /// Fills `tileStart[0...tiles]` and `pairsA` with every tile's (depth, slot) pairs from the
     /// tile counts preprocessing left in `tileCounts`; returns the number of pairs and of splats
     /// binned (all visible ones unless the pairs would exceed `maxTileSplatPairs`: then only
-    /// the nearest that fit are kept).
-    func binTiles(chunks: Int, visible: Int, tilesX: Int, tilesY: Int) -> (pairs: Int, binned: Int) {
+    /// the nearest that fit are kept), and whether the lists were written from `order` (given
+    /// and within the pair budget: `PresortedBinWork`), each tile's then almost in depth order.
+    func binTiles(chunks: Int, visible: Int, tilesX: Int, tilesY: Int,
+                  order: SplatDepthOrder? = nil) -> (pairs: Int, binned: Int, presorted: Bool) {
         let tiles = tilesX * tilesY, workers = pool.count
         var work = BinWork(chunks: chunks, chunkSize: SplatTunables.preprocessChunk, workers: workers,
                            tiles: tiles, tilesX: tilesX, chunkVisible: chunkVisible.base, owners: chunkOwner.base,
@@ -160,9 +162,13 @@ extension SplatRenderer {
         var total = 0
         for i in 0..<(workers * tiles) { total += Int(counts[i]) }
         var binned = visible
+        var presorted = order.map { presortedBinWork($0, tiles: tiles, tilesX: tilesX) }
         if total > maxTileSplatPairs {
+            presorted = nil
             (work.keyLimit, binned) = pairBudgetLimit(work)
             runParallel(.binCount(work))
+        } else if let p = presorted, !p.twoEnded && workers > 1 {
+            runParallel(.presortedCount(p))   // each worker's tiles in its share of the order
         }
         let start = tileStart.reserve(tiles + 1)
         var running = 0
@@ -175,13 +181,21 @@ extension SplatRenderer {
             }
         }
         start[tiles] = Int32(truncatingIfNeeded: running)
+        if let p = presorted, p.twoEnded {
+            for t in 0..<tiles { counts[tiles + t] = start[t + 1] }   // the second writes downwards
+        }
         // Room for half as many pairs again: head motion changes the count from frame to frame,
         // and the buffers should stop growing within the warm-up, not a few hundred frames later.
         if pairsA.capacity < running { pairsA.reserve(running + running / 2) }
         if pairsB.capacity < running { pairsB.reserve(running + running / 2) }
+        if var p = presorted {
+            p.pairs = pairsA.base
+            runParallel(.presortedScatter(p))
+            return (running, binned, true)
+        }
         work.pairs = pairsA.base
         runParallel(.binScatter(work))
-        return (running, binned)
+        return (running, binned, false)
     }
 
     /// Over budget (e.g. the eye inside a dense cloud): the depth key below which the nearest

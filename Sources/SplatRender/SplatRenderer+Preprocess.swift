@@ -43,6 +43,10 @@ struct PreprocessWork {
     var keys: UnsafeMutablePointer<UInt32>
     var rects: UnsafeMutablePointer<TileRect>
     var sources: UnsafeMutablePointer<UInt32>
+    /// When binning will walk a kept depth order (`PresortedBinWork`): per prepared slot, the
+    /// splat's depth key, tile rectangle and output slot (key 0: culled), so that binning reads
+    /// one 16-byte entry per splat in depth order. Nil otherwise.
+    var entries: UnsafeMutablePointer<BinEntry>?
     var visibleCounts: UnsafeMutablePointer<Int>
     /// Tile counts, `tiles` per worker (binning's input), and which worker took each chunk.
     var tileCounts: UnsafeMutablePointer<Int32>
@@ -72,8 +76,11 @@ struct PreprocessWork {
             var out = start, g = start
             while g < end {
                 if g &+ Self.prefetchSplats < n { view.prefetch(g &+ Self.prefetchSplats) }
-                out = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, rects, sources, out,
-                                                 streamRecords: streamRecords)
+                var lanes: UInt8 = 0
+                let next = SplatRenderer.projectGroup(g, view, setup, tmp, proj, keys, rects, sources, out,
+                                                      &lanes, streamRecords: streamRecords)
+                if let entries { BinEntry.write(entries + g, lanes: lanes, first: out, keys: keys, rects: rects) }
+                out = next
                 g &+= 8
             }
             visibleCounts[c] = out - start
@@ -92,14 +99,17 @@ extension SplatRenderer {
     /// descheduled thread does not hold the others up; chunk c's visible splats are written
     /// compacted from slot c·chunk size on: the record to `projected`, the depth bits to
     /// `keysA`, the tile rectangle to `tileRects`, the source index (depth tie-breaker) to
-    /// `slotSource`, and their number to `chunkVisible[c]`; each worker counts the tiles of its
+    /// `slotSource`, and their number to `chunkVisible[c]` (with `presorted`, also every prepared
+    /// slot's `BinEntry` to `binEntries`); each worker counts the tiles of its
     /// chunks into its `tilesX × tilesY` counters of `tileCounts` and marks them in `chunkOwner`.
     /// Returns the number of chunks and of visible splats.
-    func preprocess(_ splats: PreparedSplats, setup: FrameSetup, tilesX: Int, tilesY: Int) -> (chunks: Int, visible: Int) {
+    func preprocess(_ splats: PreparedSplats, setup: FrameSetup, tilesX: Int, tilesY: Int,
+                    presorted: Bool = false) -> (chunks: Int, visible: Int) {
         let n = splats.count
         let proj = projected.reserve(max(1, n))
         let keys = keysA.reserve(max(1, n)), rects = tileRects.reserve(max(1, n))
         let sources = slotSource.reserve(max(1, n))
+        let entries = presorted ? binEntries.reserve(max(8, (n + 7) / 8 * 8)) : nil
         let size = SplatTunables.preprocessChunk
         let chunks = (n + size - 1) / size
         let visibleCounts = chunkVisible.reserve(max(1, chunks))
@@ -113,7 +123,8 @@ extension SplatRenderer {
         nextChunk.store(0, ordering: .relaxed)
         runParallel(.preprocess(PreprocessWork(
             n: n, chunks: chunks, size: size, view: view, setup: setup, scratch: preprocessScratch.base,
-            proj: proj, keys: keys, rects: rects, sources: sources, visibleCounts: visibleCounts,
+            proj: proj, keys: keys, rects: rects, sources: sources, entries: entries,
+            visibleCounts: visibleCounts,
             tileCounts: counts, tileSpans: spans, owners: owners, tiles: tiles, tilesX: tilesX,
             streamRecords: n * MemoryLayout<ProjectedSplat>.stride > SplatTunables.streamRecordsAbove)))
         var visible = 0
@@ -129,12 +140,13 @@ extension SplatRenderer {
     static func projectGroup(_ g: Int, _ sp: PreparedView, _ s: FrameSetup, _ tmp: UnsafeMutablePointer<SIMD8<Float>>,
                              _ proj: UnsafeMutablePointer<ProjectedSplat>, _ keys: UnsafeMutablePointer<UInt32>,
                              _ rects: UnsafeMutablePointer<TileRect>, _ sources: UnsafeMutablePointer<UInt32>,
-                             _ outStart: Int, streamRecords: Bool) -> Int {
+                             _ outStart: Int, _ laneMask: inout UInt8, streamRecords: Bool) -> Int {
         typealias V = SIMD8<Float>
         let zero = V(repeating: 0)
         let px = sp.load(.x, g), py = sp.load(.y, g), pz = sp.load(.z, g)
         var opacity = sp.load(.opacity, g)
         var keep = opacity .>= SplatTunables.alphaMin
+        defer { laneMask = UInt8(truncatingIfNeeded: maskBits(keep)) }  // the lanes written
         // 1. Camera space: u = t.x, v = −t.y, d = −t.z.
         let tx = px * s.v00 + py * s.v01 + pz * s.v02 + s.v03
         let ty = px * s.v10 + py * s.v11 + pz * s.v12 + s.v13

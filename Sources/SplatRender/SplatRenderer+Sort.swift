@@ -11,7 +11,9 @@
 // value in full order. If that pass has to move much (adversarial clusters of nearly equal
 // depth), the exact radix sort on every bit finishes the job, so a tile is always O(n).
 // Workers claim tiles from an atomic counter; a tile's result does not depend on which
-// worker sorted it.
+// worker sorted it. After presorted binning (`PresortedBinWork`) a tile is sorted only when
+// binning marked it or its workers' runs meet out of order: by insertion (a few moves), the
+// radix sort if that would move much, then ties in source order — the same list as ever.
 
 import CSIMD
 
@@ -24,6 +26,13 @@ struct TileSortWork {
     var sources: UnsafeMutablePointer<UInt32>
     /// 256 counters per worker.
     var histograms: UnsafeMutablePointer<Int32>
+    /// Whether binning wrote the lists from a depth order (`PresortedBinWork`): then only tiles
+    /// marked in `disorder` (per worker and tile), or whose workers' runs do not join in order
+    /// (run w ends at `runEnds[w · tiles + t]`), are sorted.
+    var presorted = false
+    var workers = 1
+    var disorder: UnsafeMutablePointer<UInt8>? = nil
+    var runEnds: UnsafeMutablePointer<Int32>? = nil
 
     static let digitBits = 8
     static let buckets = 1 << digitBits
@@ -38,6 +47,10 @@ struct TileSortWork {
             let first = r.nextTile.wrappingAdd(Self.tilesPerClaim, ordering: .relaxed).oldValue
             if first >= tiles { break }
             let last = min(tiles, first &+ Self.tilesPerClaim)
+            if presorted {
+                for t in first..<last where outOfOrder(t) { repairTile(t, hist) }
+                continue
+            }
             for t in first..<last {
                 if t &+ 1 < last { prefetchPairs(t &+ 1) }
                 sortTile(t, hist)
@@ -64,6 +77,40 @@ struct TileSortWork {
         if n <= Self.insertionLimit {
             Self.insertionSort(pairs + begin, n)
         } else {
+            Self.truncatedRadixSort(pairs + begin, scratch + begin, n, hist)
+        }
+        orderTies(pairs + begin, n)
+    }
+
+    /// Whether presorted tile `t` may be out of order: a worker marked it, or two workers' runs
+    /// meet out of order (by depth, then source index).
+    @inline(__always)
+    func outOfOrder(_ t: Int) -> Bool {
+        guard let disorder, let runEnds else { return true }
+        var w = 0
+        while w < workers {
+            if disorder[w &* tiles &+ t] != 0 { return true }
+            w &+= 1
+        }
+        let begin = Int(start[t]), end = Int(start[t &+ 1])
+        w = 0
+        while w < workers &- 1 {
+            let b = Int(runEnds[w &* tiles &+ t])
+            if b > begin && b < end {
+                let k0 = UInt32(truncatingIfNeeded: pairs[b &- 1]), k1 = UInt32(truncatingIfNeeded: pairs[b])
+                if k0 > k1 || (k0 == k1 && sources[Int(pairs[b &- 1] &>> 32)] > sources[Int(pairs[b] &>> 32)]) { return true }
+            }
+            w &+= 1
+        }
+        return false
+    }
+
+    /// Sorts presorted tile `t`, nearly in order: an insertion pass (a few moves), the radix
+    /// sort if it would move much, then equal depths in source order.
+    @inline(__always)
+    func repairTile(_ t: Int, _ hist: UnsafeMutablePointer<Int32>) {
+        let begin = Int(start[t]), n = Int(start[t &+ 1]) &- begin
+        if !Self.insertionSort(pairs + begin, n, budget: 4 &* n) {
             Self.truncatedRadixSort(pairs + begin, scratch + begin, n, hist)
         }
         orderTies(pairs + begin, n)
@@ -187,12 +234,17 @@ struct TileSortWork {
 }
 
 extension SplatRenderer {
-    /// Sorts every tile's pairs in `pairsA` by depth (stable), in parallel over tiles.
-    func sortTiles(tilesX: Int, tilesY: Int) {
+    /// Sorts every tile's pairs in `pairsA` by depth (stable), in parallel over tiles; when
+    /// binning wrote them `presorted`, only the tiles it found out of order.
+    func sortTiles(tilesX: Int, tilesY: Int, presorted: Bool = false) {
         let buckets = TileSortWork.buckets
-        let work = TileSortWork(tiles: tilesX * tilesY, start: tileStart.base, pairs: pairsA.base,
+        var work = TileSortWork(tiles: tilesX * tilesY, start: tileStart.base, pairs: pairsA.base,
                                 scratch: pairsB.base, sources: slotSource.base,
                                 histograms: histogram.reserve(pool.count * buckets))
+        if presorted {
+            work.presorted = true; work.workers = pool.count
+            work.disorder = tileDisorder.base; work.runEnds = tileCounts.base
+        }
         nextTile.store(0, ordering: .relaxed)
         runParallel(.tileSort(work))
     }

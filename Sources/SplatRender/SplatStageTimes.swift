@@ -19,6 +19,9 @@ public struct SplatStageTimes: Sendable, Equatable, CustomStringConvertible {
     /// Visible splats left out because the frame exceeded `SplatRenderer.maxTileSplatPairs`
     /// (0 normally; the farthest are dropped first).
     public var droppedSplats: Int = 0
+    /// Whether binning wrote the tile lists from the splats' kept depth order (`sort` then only
+    /// repaired the tiles found out of order; it includes making the order on the frame that did).
+    public var presorted = false
     /// Whether the frame was abandoned (`SplatRenderer.abandonCheck`): the target is partly drawn.
     public var abandoned = false
 
