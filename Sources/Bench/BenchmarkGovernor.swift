@@ -27,6 +27,10 @@ public struct BenchmarkGovernorReport: Codable, Sendable, Equatable {
     public var psnrMin: Double?
     /// Each measured frame's budget (splats), in order: how it settled.
     public var budgets: [Int] = []
+    /// Seconds from the first frame to the first measured one whose picture is the whole
+    /// capture's (≥ 50 dB against it; the reference's own drawing not counted): with a still eye (`--camera`), how soon the still head
+    /// gets the whole picture (nil: never within the run, or pictures not measured).
+    public var wholeAfterSeconds: Double?
 }
 
 /// The governor inside a bench: before each frame it sets the scene's budget and the frame's
@@ -40,6 +44,7 @@ final class BenchmarkGovernorRun {
     private let fullSize: (width: Int, height: Int)
     private var budgets: [Int] = [], heldFrames = 0, measured = 0, scaleMin = 1.0, psnrs: [Double] = []
     private var changesAtStart = 0
+    private var firstFrameStart: Double?, wholeAt: Double?, referenceSeconds = 0.0
 
     /// `scene` drawn at `targetFps`, the frame `width`×`height` at full scale; `scalesFrame` false
     /// (a camera JSON's fixed size) keeps scale 1; `start` is the first budget; `measuresQuality` draws the whole reference.
@@ -75,10 +80,15 @@ final class BenchmarkGovernorRun {
             scaleMin = min(scaleMin, governor.renderScale)
             if let reference {
                 reference.scene.background = scene.background
+                let r0 = MonotonicClock.now()
                 reference.render(record.view)
                 psnrs.append(min(99, FrameComparison.psnr(driver.framebuffer, against: reference.framebuffer)))
+                // The whole capture's picture (≥ 50 dB: the same to the eye) on screen.
+                if wholeAt == nil, psnrs.last! >= 50, let start = firstFrameStart { wholeAt = record.complete - start - referenceSeconds }
+                referenceSeconds += MonotonicClock.now() - r0   // not the governed frames' time
             }
         }
+        if firstFrameStart == nil { firstFrameStart = record.renderStart }
         let eye: Vec3? = { if case .pose(let p) = record.view { return p.eye }; return nil }()
         governor.frameFinished(ms: record.renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye),
                                at: record.complete)
@@ -92,6 +102,6 @@ final class BenchmarkGovernorRun {
             targetMs: governor.settings.targetMs, budgetMedian: sorted.isEmpty ? 0 : sorted[sorted.count / 2],
             heldFraction: measured > 0 ? Double(heldFrames) / Double(measured) : 0, renderScaleMin: scaleMin,
             changes: governor.changes - changesAtStart, wholeSplats: governor.settings.whole,
-            psnrMean: psnrs.isEmpty ? nil : psnrs.reduce(0, +) / Double(psnrs.count), psnrMin: psnrs.min(), budgets: budgets)
+            psnrMean: psnrs.isEmpty ? nil : psnrs.reduce(0, +) / Double(psnrs.count), psnrMin: psnrs.min(), budgets: budgets, wholeAfterSeconds: wholeAt)
     }
 }

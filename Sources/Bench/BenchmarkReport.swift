@@ -24,7 +24,8 @@ public enum BenchmarkReport {
         if let g = r.governor {
             line(String(format: "governor: target %.1f ms, p95 %.1f ms, budget median %d of %d splats, %.0f %% of frames within it, render scale ≥ %.2f, %d changes",
                         g.targetMs, g.frameP95Ms, g.budgetMedian, g.wholeSplats, g.heldFraction * 100, g.renderScaleMin, g.changes)
-                 + (g.psnrMean.map { m in String(format: "; PSNR against the whole capture %.2f dB mean, %.2f min", m, g.psnrMin ?? m) } ?? ""))
+                 + (g.psnrMean.map { m in String(format: "; PSNR against the whole capture %.2f dB mean, %.2f min", m, g.psnrMin ?? m) } ?? "")
+                 + (g.wholeAfterSeconds.map { String(format: "; the whole capture on screen %.2f s after the first frame", $0) } ?? ""))
         }
         if let l = r.latency {
             line(row("latency ms", [l.mean, l.median, l.p90, l.p99, l.min, l.max]))

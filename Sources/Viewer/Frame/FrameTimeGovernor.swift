@@ -17,7 +17,8 @@ import Foundation
 ///   rung is predicted by `t ∝ splats^p`, the elasticity `p` (how much of a frame grows with its
 ///   splats, the rest being fill and fixed work) fitted from the rungs measured so far (log–log
 ///   slope of their remembered times, prior 0.6).
-/// - **Down fast.** When the median of the last 3 frames exceeds the target, the budget falls at
+/// - **Down fast.** When the median of the last 3 frames exceeds the target (twice the target
+///   while a new rung's levels step in: its first `settleFrames` frames), the budget falls at
 ///   once to the highest rung predicted to take at most 85 % of it.
 /// - **Up slowly, with hysteresis.** Only after `holdFrames` frames on a rung whose median is
 ///   within 80 % of the target, while the budget binds (the frame shows at least 90 % of it), and
@@ -26,8 +27,9 @@ import Foundation
 ///   entered is barred for a hold that doubles each time (`barredUntil`): no flicker.
 /// - **Render scale last.** Only at the floor rung and still over the target does the render
 ///   scale drop (steps of `scales`); it comes back up before any budget rises.
-/// - **Still head.** When the eye has been still for `stillSeconds`, `budget` climbs three rungs (about 2×)
-///   a frame to the whole capture (`isRefining`), beyond what the target allows; the first frame
+/// - **Still head.** When the eye has been still for `stillSeconds`, `budget` becomes the whole
+///   capture (`isRefining`), beyond what the target allows (the levels still step in one per
+///   frame as their chunks arrive); the first frame
 ///   after the eye moves again returns to the governed rung (whose memory is kept).
 public final class FrameTimeGovernor {
     /// What the governor aims for and where its ladder ends.
@@ -79,9 +81,6 @@ public final class FrameTimeGovernor {
     /// The elasticity assumed before two rungs are measured.
     public static let priorElasticity = 0.6
     static let ladderRatio = 1.25
-    /// Rungs climbed per frame while refining (1.25³ ≈ 2×: the levels step in one per frame, each
-    /// twice the splats of the one above).
-    static let refineStep = 3
 
     private var recent: [Double] = []
     private var framesOnRung = 0
@@ -134,13 +133,11 @@ public final class FrameTimeGovernor {
         } else if stillSince == nil {
             stillSince = time
         }
-        if let r = refineRung {
-            // Refining: climb a rung a frame to the whole capture; times are not the governed rung's.
-            if r + 1 < rungs.count { refineRung = min(rungs.count - 1, r + Self.refineStep); changes += 1 }
-            return
-        }
+        if refineRung != nil { return }   // refining: the times are not the governed rung's
         if let since = stillSince, time - since >= settings.stillSeconds, rung + 1 < rungs.count {
-            refineRung = min(rungs.count - 1, rung + Self.refineStep); changes += 1
+            // The whole capture at once: its chunks are all asked for now, while the shown levels
+            // still step in one per frame as they arrive (the frame time ramps, it does not jump).
+            refineRung = rungs.count - 1; changes += 1
             return
         }
         observe(ms: ms, shownSplats: shownSplats)
@@ -168,7 +165,10 @@ public final class FrameTimeGovernor {
         }
         // Over the target: down at once (the median of three frames, so one slow frame alone does
         // not move it), remembering what this rung took.
-        if recent.count >= 3 && last3 > target {
+        // While a new rung's levels step in (and, frame-exact, its chunks are decoded on the
+        // frame's thread) only a frame twice over the target counts.
+        let settling = framesOnRung < Self.settleFrames
+        if recent.count >= 3 && last3 > (settling ? 2 * target : target) {
             if memory[rung] == nil || framesOnRung < Self.settleFrames { memory[rung] = max(memory[rung] ?? 0, last3 / (scale * scale)) }
             if rung > 0 { stepDown(now: last3) } else if scaleIndex + 1 < settings.scales.count { setScale(scaleIndex + 1) }
             return
