@@ -18,6 +18,16 @@ public enum SplatSceneGenerator {
     /// A torus and a ball standing on a floor, fitting the box [−½, ½]³ (y up), SH degree
     /// `shDegree` (default 3) with view-dependent colour. Deterministic for `seed`.
     public static func object(count: Int, seed: UInt64 = 1, shDegree: Int = 3) -> SplatCloud {
+        var blocks = objectBlocks(count: count, seed: seed, shDegree: shDegree)
+        return blocks.next(maxSplats: count) ?? SplatCloud(shDegree: min(3, max(0, shDegree)))
+    }
+
+    /// `object(count:seed:shDegree:)` made a block at a time (the same splats, in the same order).
+    public static func objectBlocks(count: Int, seed: UInt64 = 1, shDegree: Int = 3) -> SplatSceneBlocks {
+        SplatSceneBlocks(count: count, seed: seed, shDegree: shDegree, surfaces: objectSurfaces(), sheen: 0.35)
+    }
+
+    static func objectSurfaces() -> [Surface] {
         let floorY: Float = -0.45
         let floor: Surface = (1.0, { u, v in
             let x = -0.5 + u, z = -0.5 + v
@@ -42,12 +52,23 @@ public enum SplatSceneGenerator {
             let g = 0.5 + 0.5 * n.y
             return (ballC + n * ballR, n, Vec3(0.2, 0.4, 0.9) * g + Vec3(0.1, 0.8, 0.5) * (1 - g))
         })
-        return build(count: count, seed: seed, shDegree: shDegree, surfaces: [floor, torus, ball], sheen: 0.35)
+        return [floor, torus, ball]
     }
 
     /// gen_splats.py's synthetic room (y up; floor y = −1, back wall z = −7, side wall
     /// x = −4, a sphere and a cylinder), SH degree `shDegree` with small random higher bands.
     public static func room(count: Int, seed: UInt64 = 1, shDegree: Int = 3) -> SplatCloud {
+        var blocks = roomBlocks(count: count, seed: seed, shDegree: shDegree)
+        return blocks.next(maxSplats: count) ?? SplatCloud(shDegree: min(3, max(0, shDegree)))
+    }
+
+    /// `room(count:seed:shDegree:)` made a block at a time (the same splats, in the same order):
+    /// what writes a capture larger than memory (`splatframe generate 64M`).
+    public static func roomBlocks(count: Int, seed: UInt64 = 1, shDegree: Int = 3) -> SplatSceneBlocks {
+        SplatSceneBlocks(count: count, seed: seed, shDegree: shDegree, surfaces: roomSurfaces(), sheen: 0)
+    }
+
+    static func roomSurfaces() -> [Surface] {
         let floor: Surface = (88, { u, v in
             let x = -4 + 11 * u, z = -7 + 8 * v
             let chk = Int((x * 2).rounded(.down) + (z * 2).rounded(.down)) & 1 == 1
@@ -78,8 +99,7 @@ public enum SplatSceneGenerator {
             let st = Int((ph * 4 / Float.pi).rounded(.down)) & 1 == 1
             return (p, n, st ? Vec3(0.8, 0.2, 0.2) : Vec3(0.9, 0.9, 0.9))
         })
-        return build(count: count, seed: seed, shDegree: shDegree,
-                     surfaces: [floor, back, side, sphere, cylinder], sheen: 0)
+        return [floor, back, side, sphere, cylinder]
     }
 
     /// The bench camera for `room` (bench/cams/synth.json at any size): eye (0.8, 0.9, 2.6)
@@ -98,50 +118,6 @@ public enum SplatSceneGenerator {
         let proj = Matrix4.perspective(fovY: 45 * Float.pi / 180, aspect: Float(width) / Float(height),
                                        near: 0.05, far: 20)
         return Camera(width: width, height: height, view: view, projection: proj)
-    }
-
-    /// Samples `count` splats over `surfaces` in proportion to area (see the file header).
-    /// `sheen` > 0 adds a band-1 term along the normal (brighter when seen head-on).
-    static func build(count: Int, seed: UInt64, shDegree: Int, surfaces: [Surface], sheen: Float) -> SplatCloud {
-        var rng = SeededRandom(seed: seed)
-        let degree = min(3, max(0, shDegree))
-        var cloud = SplatCloud(shDegree: degree)
-        cloud.reserveCapacity(count)
-        let total = surfaces.reduce(0) { $0 + $1.area }
-        let spacing = (total / Float(max(1, count))).squareRoot()
-        let nRest = SplatCloud.restCount(degree: degree)
-        var rest = [Float](repeating: 0, count: nRest * 3)
-        // Cumulative area for surface choice.
-        var cumulative: [Float] = []
-        var acc: Float = 0
-        for s in surfaces { acc += s.area / total; cumulative.append(acc) }
-        for _ in 0..<count {
-            let pick = rng.uniform()
-            let si = cumulative.firstIndex { pick < $0 } ?? surfaces.count - 1
-            let (p0, n, base) = surfaces[si].sample(rng.uniform(), rng.uniform())
-            var colour = base + Vec3(rng.normal(), rng.normal(), rng.normal()) * 0.04
-            colour = simd_clamp01(colour)
-            let sig = 0.7 * spacing * exp(0.35 * rng.normal())
-            let aniso = exp(0.3 * rng.normal())
-            let scale = Vec3(sig * aniso, sig / aniso, 0.1 * sig)
-            let p = p0 + n * (0.05 * spacing * rng.normal())
-            let rotation = frame(normal: n, angle: 2 * Float.pi * rng.uniform())
-            let opacity = 1 / (1 + exp(-(1.5 + 1.5 * rng.normal())))
-            for k in 0..<rest.count { rest[k] = 0.03 * rng.normal() }
-            if sheen > 0 && nRest >= 3 {
-                // Band 1 basis is (−C1·y, C1·z, −C1·x): this makes the colour grow with
-                // −dir·n, i.e. when the splat is seen facing the camera.
-                let s = sheen
-                for c in 0..<3 {
-                    rest[0 * 3 + c] += -s * n.y * (-1)
-                    rest[1 * 3 + c] += s * n.z * (-1)
-                    rest[2 * 3 + c] += -s * n.x * (-1)
-                }
-            }
-            cloud.append(position: p, scale: scale, rotation: rotation, opacity: opacity,
-                         dc: SplatCloud.dcFromColor(colour), rest: rest)
-        }
-        return cloud
     }
 
     /// A rotation whose third axis is `normal`, turned by `angle` about it.

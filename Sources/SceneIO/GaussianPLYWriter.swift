@@ -10,23 +10,37 @@ public enum GaussianPLYWriter {
     /// - Parameter renderMode: written as `comment SplatRenderMode: …` when given (nil: no comment).
     /// - Complexity: O(count · properties), one allocation of the exact file size.
     public static func encode(_ cloud: SplatCloud, renderMode: SplatRenderMode? = nil) -> [UInt8] {
-        let n = cloud.count
-        let rest = cloud.shRestCount
-        var names = ["x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"]
-        for j in 0..<(rest * 3) { names.append("f_rest_\(j)") }
-        names += ["opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"]
+        let head = header(count: cloud.count, restCount: cloud.shRestCount, renderMode: renderMode)
+        var out = head
+        appendRows(cloud, to: &out)
+        return out
+    }
+
+    /// The header of a file of `count` splats with `restCount` rest coefficients per channel.
+    public static func header(count: Int, restCount rest: Int, renderMode: SplatRenderMode? = nil) -> [UInt8] {
         var header = "ply\nformat binary_little_endian 1.0\ncomment written by SplatFrame SceneIO\n"
         if let renderMode { header += "comment \(renderMode.comment)\n" }
-        header += "element vertex \(n)\n"
-        for p in names { header += "property float \(p)\n" }
+        header += "element vertex \(count)\n"
+        for p in propertyNames(restCount: rest) { header += "property float \(p)\n" }
         header += "end_header\n"
-        let head = Array(header.utf8)
-        let stride = names.count * 4
-        var out = [UInt8](repeating: 0, count: head.count + n * stride)
+        return Array(header.utf8)
+    }
+
+    static func propertyNames(restCount rest: Int) -> [String] {
+        var names = ["x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"]
+        for j in 0..<(rest * 3) { names.append("f_rest_\(j)") }
+        return names + ["opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"]
+    }
+
+    /// Appends `cloud`'s rows (the body under `header`) to `out`.
+    public static func appendRows(_ cloud: SplatCloud, to out: inout [UInt8]) {
+        let n = cloud.count, rest = cloud.shRestCount
+        let stride = (17 + 3 * rest) * 4
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: n * stride))
         out.withUnsafeMutableBytes { ob in
-            for (i, b) in head.enumerated() { ob[i] = b }
             for i in 0..<n {
-                var o = head.count + i * stride
+                var o = start + i * stride
                 @inline(__always) func put(_ f: Float) { ob.storeBytes(of: f.bitPattern.littleEndian, toByteOffset: o, as: UInt32.self); o += 4 }
                 let p = cloud.positions[i]
                 put(p.x); put(p.y); put(p.z); put(0); put(0); put(0)
@@ -41,7 +55,6 @@ public enum GaussianPLYWriter {
                 put(q.w); put(q.x); put(q.y); put(q.z)
             }
         }
-        return out
     }
 
     /// Writes a cloud to a file.

@@ -62,21 +62,58 @@ public final class PLYSplatStream: SplatStream {
         guard row < count else { return nil }
         let n = min(count - row, max(1, maxSplats)), stride = rows.stride
         if buffer.count < n * stride { buffer = [UInt8](repeating: 0, count: n * stride) }
-        let offset = rows.start + row * stride
+        try read(bytes: n * stride, at: rows.start + row * stride, into: 0)
+        var cloud = SplatCloud(shDegree: shDegree)
+        cloud.reserveCapacity(n)
+        let first = row
+        try decode(n, into: &cloud) { first + $0 }
+        row += n
+        return cloud
+    }
+
+    /// Every `step`-th splat of the file (rows 0, step, 2·step…), read row by row without
+    /// disturbing `next`: a coarse subsample of a capture too large to hold, in bounded memory
+    /// (a group of rows at a time besides the result).
+    public func sample(step: Int) throws -> SplatCloud {
+        let step = max(1, step), stride = rows.stride
+        let total = (count + step - 1) / step, group = 4096
+        var cloud = SplatCloud(shDegree: shDegree)
+        cloud.reserveCapacity(total)
+        if buffer.count < group * stride { buffer = [UInt8](repeating: 0, count: group * stride) }
+        var k = 0
+        while k < total {
+            let n = min(group, total - k)
+            if step == 1 {
+                try read(bytes: n * stride, at: rows.start + k * stride, into: 0)
+            } else {
+                for i in 0..<n { try read(bytes: stride, at: rows.start + (k + i) * step * stride, into: i * stride) }
+            }
+            let first = k
+            try decode(n, into: &cloud) { (first + $0) * step }
+            k += n
+        }
+        return cloud
+    }
+
+    /// Reads `bytes` bytes at file offset `offset` into `buffer` at `position`.
+    private func read(bytes: Int, at offset: Int, into position: Int) throws {
         try buffer.withUnsafeMutableBytes { raw in
             var done = 0
-            while done < n * stride {
-                let r = pread(fd, raw.baseAddress! + done, n * stride - done, off_t(offset + done))
+            while done < bytes {
+                let r = pread(fd, raw.baseAddress! + position + done, bytes - done, off_t(offset + done))
                 if r < 0 && errno == EINTR { continue }
                 guard r > 0 else {
-                    throw SceneIOError.truncated(file: file, offset: offset + done, expected: "\(count) vertex rows of \(stride) bytes")
+                    throw SceneIOError.truncated(file: file, offset: offset + done, expected: "\(count) vertex rows of \(rows.stride) bytes")
                 }
                 done += r
             }
         }
-        let rows = self.rows, restPer = rows.rest.count
-        var cloud = SplatCloud(shDegree: shDegree)
-        cloud.reserveCapacity(n)
+    }
+
+    /// Appends the `n` rows at the start of `buffer` to `cloud`; `rowNumber(i)` is the file row of
+    /// the i-th (for errors).
+    private func decode(_ n: Int, into cloud: inout SplatCloud, rowNumber: (Int) -> Int) throws {
+        let rows = self.rows, restPer = rows.rest.count, stride = rows.stride, file = self.file
         var rest = [Float](repeating: 0, count: restPer)
         try buffer.withUnsafeBytes { raw in
             let view = ByteView(bytes: raw, file: file)
@@ -84,7 +121,7 @@ public final class PLYSplatStream: SplatStream {
                 let r = i * stride
                 let p = Vec3(view.f32(r + rows.x), view.f32(r + rows.y), view.f32(r + rows.z))
                 guard p.x.isFinite && p.y.isFinite && p.z.isFinite else {
-                    throw SceneIOError.badValue(file: file, element: "vertex", row: row + i, expected: "finite x y z", found: "\(p.x) \(p.y) \(p.z)")
+                    throw SceneIOError.badValue(file: file, element: "vertex", row: rowNumber(i), expected: "finite x y z", found: "\(p.x) \(p.y) \(p.z)")
                 }
                 for m in 0..<restPer { rest[m] = view.f32(r + rows.rest[m]) }
                 cloud.append(position: p,
@@ -95,7 +132,5 @@ public final class PLYSplatStream: SplatStream {
                              dc: Vec3(view.f32(r + rows.dc.0), view.f32(r + rows.dc.1), view.f32(r + rows.dc.2)), rest: rest)
             }
         }
-        row += n
-        return cloud
     }
 }

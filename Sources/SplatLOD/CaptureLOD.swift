@@ -46,6 +46,8 @@ public enum CaptureLOD {
         public let notes: [String]
         /// Seconds building and writing (0 when the cache held it).
         public let buildSeconds: Double, writeSeconds: Double
+        /// What the out-of-core build did (`makeOutOfCore` when it built; nil otherwise).
+        public var outOfCore: OutOfCoreBuilder.Result? = nil
     }
 
     public enum Origin: String, Sendable { case cache = "cache", built = "built, cached", memory = "built in memory" }

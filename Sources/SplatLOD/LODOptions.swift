@@ -1,5 +1,6 @@
 // SplatLOD — LODOptions: how a capture is drawn through levels of detail: the splat budget, a
-// forced level, the pixel threshold, the chunk cache's bound and where built trees are kept.
+// forced level, the pixel threshold, the chunk cache's bound, where built trees are kept and the
+// memory a tree's build may take.
 /// Options of a level-of-detail splat scene (`--splat-budget`, `--lod`).
 public struct LODOptions: Sendable, Equatable {
     /// The default budget: the most splats a frame draws, sized so the window holds 30 fps at
@@ -30,6 +31,14 @@ public struct LODOptions: Sendable, Equatable {
     /// Where plain captures' trees are kept (the window: `$XDG_CACHE_HOME/splatframe/lod`; render,
     /// bench and export: only a `--lod-cache` folder); nil builds them in memory.
     public var treeCache: LODCache?
+    /// Bytes reading a plain capture whole and building its tree in memory may take
+    /// (`LODBuilder.estimatedPeakBytes`, `--max-memory`, default 2 GiB). A capture that needs more
+    /// is built out of core into `treeCache` (`CaptureLOD.makeOutOfCore`), never held whole; the
+    /// window shows a subsample of it meanwhile.
+    public var maxMemoryBytes = OutOfCoreBuilder.defaultMaxMemory
+    /// Most splats of the subsample the window shows while a capture too large for
+    /// `maxMemoryBytes` is built out of core: a coarse picture read in a few seconds.
+    public var previewSplats = 250_000
     /// Plain captures above this many splats get levels of detail by default: a whole capture
     /// of more cannot hold 30 fps at 1280×720 on a 2-core machine (the 500k playbot draws whole
     /// at ~18 fps there; 300k at ~30). A count, not a measurement, so `render` and `bench`

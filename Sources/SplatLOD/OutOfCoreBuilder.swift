@@ -67,6 +67,9 @@ public enum OutOfCoreBuilder {
         public let streamedInput: Bool
         /// Lines the reader had to say about the input.
         public let warnings: [String]
+        /// Most splats this run held decoded at once: a block read, a region built, a chunk
+        /// written (not counting a capture read whole when `streamedInput` is false).
+        public let mostSplatsHeld: Int
     }
 
     /// Most splats a region may hold under `maxMemory` bytes with `shDegree` SH bands: what
@@ -99,12 +102,19 @@ public enum OutOfCoreBuilder {
         let work = OutOfCoreWork(folder: folder, key: try key(input, options))
         try work.prepare()
 
-        // 1. Read.
-        var warnings: [String] = [], streamed = true
+        // 1. Read, in blocks no larger than a region.
+        var warnings: [String] = [], streamed = true, held = 0
+        func regionSize(splats: Int, shDegree: Int, leafSplats: Int) -> Int {
+            max(2 * leafSplats + 1, options.regionSplats
+                ?? regionSplats(maxMemory: options.maxMemoryBytes, shDegree: shDegree, leafSplats: leafSplats))
+        }
         if RecordFileInfo.read(work.path("r", "info")) == nil {
             let stream = try given ?? SplatStreams.open(input)
             warnings = stream.warnings; streamed = stream.isBounded
-            try work.ingest(stream, cancelled: cancelled) { done, total in
+            let block = min(SplatRecords(shDegree: stream.shDegree).blockRecords,
+                            regionSize(splats: stream.count, shDegree: stream.shDegree, leafSplats: CaptureLOD.leafSplats))
+            held = min(block, stream.count)
+            try work.ingest(stream, blockSplats: block, cancelled: cancelled) { done, total in
                 progress?(Progress(phase: .reading, regionsDone: 0, regions: 0, fraction: 0.05 * Double(done) / Double(max(1, total))))
             }
         }
@@ -117,8 +127,7 @@ public enum OutOfCoreBuilder {
         let records = SplatRecords(shDegree: info.shDegree)
 
         // 2. Partition.
-        let regionSize = max(2 * lod.leafSplats + 1, options.regionSplats
-                             ?? regionSplats(maxMemory: options.maxMemoryBytes, shDegree: info.shDegree, leafSplats: lod.leafSplats))
+        let regionSize = regionSize(splats: info.count, shDegree: info.shDegree, leafSplats: lod.leafSplats)
         let depth = max(1, Int(log2(Double(info.count) / Double(regionSize)).rounded(.up)))
         var passed = 0
         var partition = DiskPartition(folder: work.folder, records: records, regionSplats: regionSize, cancelled: cancelled)
@@ -144,7 +153,7 @@ public enum OutOfCoreBuilder {
             }
             doneSplats += size
             if wasBuilt { builtSplats += size }
-            try writer.writeFinishedChunks(complete: k == names.count - 1, threads: options.threads, cancelled: cancelled)
+            held = max(held, try writer.writeFinishedChunks(complete: k == names.count - 1, threads: options.threads, cancelled: cancelled))
         }
         progress?(clock.progress(names.count, done: doneSplats, built: builtSplats, current: 0))
 
@@ -155,7 +164,7 @@ public enum OutOfCoreBuilder {
         try work.finish(meta: text, metaName: (metaPath as NSString).lastPathComponent, into: folder, metaPath: metaPath)
         return Result(counts: writer.levels.totals, leaves: writer.leaves.count, regions: names.count,
                       regionsBuilt: writer.regionsBuilt, regionsReused: names.count - writer.regionsBuilt,
-                      streamedInput: streamed, warnings: warnings)
+                      streamedInput: streamed, warnings: warnings, mostSplatsHeld: max(held, writer.mostSplatsBuilt))
     }
 
     /// What a finished part of a build must agree with to be reused: the input (path, size,

@@ -39,15 +39,16 @@ struct OutOfCoreWork {
         }
     }
 
-    /// Writes `stream`'s splats as the records `r.rec` (indices in capture order) and `r.info`.
-    func ingest(_ stream: any SplatStream, cancelled: (@Sendable () -> Bool)?, progress: (Int, Int) -> Void) throws {
+    /// Writes `stream`'s splats, read `blockSplats` at a time, as the records `r.rec` (indices in
+    /// capture order) and `r.info`.
+    func ingest(_ stream: any SplatStream, blockSplats: Int, cancelled: (@Sendable () -> Bool)?, progress: (Int, Int) -> Void) throws {
         let records = SplatRecords(shDegree: stream.shDegree)
         guard stream.count < Int(UInt32.max) else {
             throw SceneIOError.unsupported(file: folder, reason: "more than \(UInt32.max) splats")
         }
         let writer = try RecordFileWriter(path("r", "rec"))
         var box = Bounds.empty, done = 0
-        while let block = try stream.next(maxSplats: records.blockRecords) {
+        while let block = try stream.next(maxSplats: max(1, blockSplats)) {
             if cancelled?() == true { throw LODBuildError.cancelled }
             let first = done
             try writer.append(block, records: records) { UInt32(first + $0) }

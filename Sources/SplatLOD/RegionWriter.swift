@@ -22,6 +22,8 @@ struct RegionWriter {
     private var regionTrees: [String: LODPyramid.Node] = [:]
     private(set) var fitSample: [Vec3] = []
     private(set) var regionsBuilt = 0
+    /// Most splats of a region built in memory by this writer.
+    private(set) var mostSplatsBuilt = 0
 
     init(work: OutOfCoreWork, records: SplatRecords, builder: LODBuilder.Options, chunkSplats: Int, captureSplats: Int) {
         self.work = work; self.records = records; self.builder = builder; self.chunkSplats = chunkSplats
@@ -35,7 +37,7 @@ struct RegionWriter {
                       progress: @escaping @Sendable (Int, Int) -> Void) throws -> Bool {
         var built = false
         if !FileManager.default.fileExists(atPath: work.path(name, "built")) {
-            try build(name, cancelled: cancelled, progress: progress)
+            mostSplatsBuilt = max(mostSplatsBuilt, try build(name, cancelled: cancelled, progress: progress))
             built = true
             regionsBuilt += 1
         }
@@ -49,8 +51,9 @@ struct RegionWriter {
         return built
     }
 
-    /// Builds region `name` from its records and leaves its levels and result on disk, marked.
-    private func build(_ name: String, cancelled: (@Sendable () -> Bool)?, progress: @escaping @Sendable (Int, Int) -> Void) throws {
+    /// Builds region `name` from its records and leaves its levels and result on disk, marked;
+    /// returns the region's splats.
+    private func build(_ name: String, cancelled: (@Sendable () -> Bool)?, progress: @escaping @Sendable (Int, Int) -> Void) throws -> Int {
         let (cloud, _) = try records.read(work.path(name, "rec"))
         let pyramid = try LODBuilder.build(cloud, options: builder, cancelled: cancelled, progress: progress)
         let start = levels.totals[0]
@@ -65,11 +68,13 @@ struct RegionWriter {
             throw LODBuildError.workFile(path: work.path(name, "built"), reason: "cannot be created")
         }
         try? FileManager.default.removeItem(atPath: work.path(name, "rec"))
+        return cloud.count
     }
 
     /// Writes every chunk the leaves so far complete (all of them when `complete`) that is not
-    /// written yet, on `threads` threads.
-    func writeFinishedChunks(complete: Bool, threads: Int, cancelled: (@Sendable () -> Bool)?) throws {
+    /// written yet, on `threads` threads; returns the most splats a chunk written held (0: none).
+    @discardableResult
+    func writeFinishedChunks(complete: Bool, threads: Int, cancelled: (@Sendable () -> Bool)?) throws -> Int {
         let plan = StreamedSOGWriter.chunkPlan(levelCount: builder.levels, leaves: leaves, chunkSplats: chunkSplats, complete: complete)
         let levels = self.levels, work = self.work
         let pending = plan.filter { $0.isFinal && !work.chunkWritten($0.name) }
@@ -79,6 +84,7 @@ struct RegionWriter {
             try work.markChunk(c.name)
         }
         if cancelled?() == true { throw LODBuildError.cancelled }
+        return pending.map(\.splats.count).max() ?? 0
     }
 
     /// The whole tree: the partition's splits with each region's own tree in its place.

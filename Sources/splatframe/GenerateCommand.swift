@@ -10,8 +10,8 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "generate",
         abstract: "Write a procedural Gaussian-splat scene (3DGS binary PLY), deterministic for a seed.")
 
-    @Argument(help: "Number of splats, 1…\(SceneSource.maxGeneratedSplats) (150k and 1.5M allowed).",
-              transform: Checked.count(in: 1...SceneSource.maxGeneratedSplats, "splats"))
+    @Argument(help: "Number of splats, 1…\(maxSplats / 1_000_000)M (150k, 1.5M and 64M allowed); written a block at a time, so any count fits in memory.",
+              transform: Checked.count(in: 1...maxSplats, "splats"))
     var count: Int
 
     @Argument(help: ArgumentHelp("Output .ply file, as --out gives it.", valueName: "out.ply"))
@@ -31,16 +31,34 @@ struct GenerateCommand: ParsableCommand {
 
     enum GeneratedScene: String, ArgumentChoice { case object, room }
 
+    /// The most splats a file may get: what a PLY reader's 32-bit index still counts.
+    static let maxSplats = 2_000_000_000
+    /// Splats made and written at a time (~16 MB of SH-3 rows).
+    static let blockSplats = 65_536
+
     func validate() throws { _ = try OutputPath.resolve(out: out, positional: positionalOutput, name: "OUT.ply") }
 
     /// The output file (`validate()` saw exactly one).
     var output: String { out ?? positionalOutput ?? "" }
 
     func run() throws {
-        let cloud = scene == .room
-            ? SplatSceneGenerator.room(count: count, seed: seed, shDegree: shDegree)
-            : SplatSceneGenerator.object(count: count, seed: seed, shDegree: shDegree)
-        try GaussianPLYWriter.write(cloud, to: output)
+        var blocks = scene == .room
+            ? SplatSceneGenerator.roomBlocks(count: count, seed: seed, shDegree: shDegree)
+            : SplatSceneGenerator.objectBlocks(count: count, seed: seed, shDegree: shDegree)
+        let progress = count > 4 * Self.blockSplats ? TerminalProgress(label: "generating") : nil
+        do {
+            let writer = try GaussianPLYStreamWriter(path: output, count: count, shDegree: blocks.shDegree)
+            while let block = blocks.next(maxSplats: Self.blockSplats) {
+                try writer.append(block)
+                progress?.callback(writer.written, count)
+            }
+            try writer.finish()
+            progress?.finish()
+        } catch {
+            progress?.finish()
+            try? FileManager.default.removeItem(atPath: output)
+            throw error
+        }
         print("wrote \(output) (\(count) splats, \(scene.rawValue), SH degree \(shDegree))")
     }
 }

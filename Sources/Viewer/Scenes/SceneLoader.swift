@@ -171,6 +171,13 @@ public struct SceneLoader {
                 levelsFrom = .cache
                 return
             }
+            // A capture too large to read whole and build in memory: never held (`SceneLoader+TooLarge`).
+            if options.lod.budget != nil || options.lod.forcedLevel != nil, let cache = options.lod.treeCache,
+               let big = CaptureLOD.tooLarge(path, maxMemory: options.lod.maxMemoryBytes), options.lod.drawsLevels(captureSplats: big.splats),
+               let opened = try Self.tooLargeKind(big, path: path, name: name, options: options, cache: cache, progress: progress, cancelled: cancelled) {
+                (kind, pendingLevels, levelsFrom, warnings) = opened
+                return
+            }
             let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
             if cancelled() { throw ViewerError.cancelled(path: path) }
             fileAntialiased = info.antialiased ?? false
@@ -202,8 +209,11 @@ public struct SceneLoader {
 
     /// A plain capture whose tree the window builds in the background (`levelOfDetailScene`).
     public struct PendingLevels: Sendable {
-        let cloud: SplatCloud
+        /// The capture as read; nil when it is too large to hold (built out of core from `path`).
+        let cloud: SplatCloud?
         let path: String
+        /// The capture's splats and SH degree.
+        var splats = 0, shDegree = 0
     }
 
     /// Set when the window should build levels of detail for the capture it first draws whole.
@@ -219,21 +229,27 @@ public struct SceneLoader {
         guard let pending = pendingLevels, case let .model(_, name, sidecar) = kind else {
             throw ViewerError.sceneLoad(path: path, reason: "no capture waits for levels of detail")
         }
-        return try Self.levelOfDetailScene(pending, name: name, sidecar: sidecar, options: optionsWithFileFlags, screen: screen,
-                                           cancelled: cancelled, progress: progress)
+        let made = try Self.levelOfDetailScene(pending, name: name, sidecar: sidecar, options: optionsWithFileFlags, screen: screen,
+                                               cancelled: cancelled, progress: progress)
+        return (made.scene, made.notes)
     }
 
     /// The capture of `pending` with its levels of detail (built, or read from the cache), named
     /// `name` and placed by the sidecar of `sidecar` (else of the capture) under `options`.
     static func levelOfDetailScene(_ pending: PendingLevels, name: String, sidecar: String?, options: ModelOptions,
                                    screen: ScreenGeometry, cancelled: (@Sendable () -> Bool)?,
-                                   progress: (@Sendable (Double) -> Void)?) throws -> (scene: Scene, notes: [String]) {
-        let made = try CaptureLOD.make(pending.cloud, path: pending.path, cache: options.lod.treeCache, cancelled: cancelled,
+                                   progress: (@Sendable (Double) -> Void)?, detail: (@Sendable (String) -> Void)? = nil)
+        throws -> (scene: Scene, notes: [String], outOfCore: OutOfCoreBuilder.Result?) {
+        guard let cloud = pending.cloud else {
+            return try tooLargeScene(pending, name: name, sidecar: sidecar, options: options, screen: screen, cancelled: cancelled,
+                                     progress: progress, detail: detail)
+        }
+        let made = try CaptureLOD.make(cloud, path: pending.path, cache: options.lod.treeCache, cancelled: cancelled,
                                        progress: progress)
         try checkForcedLevel(options.lod, made.sog, pending.path)
-        let scene = try streamedScene(made.sog, fitBounds: made.sog.fitBounds ?? RobustBounds.of(pending.cloud.positions),
+        let scene = try streamedScene(made.sog, fitBounds: made.sog.fitBounds ?? RobustBounds.of(cloud.positions),
                                       name: name, sidecar: sidecar ?? pending.path, screen: screen, options: options)
-        return (scene, made.notes)
+        return (scene, made.notes, nil)
     }
 
     static func checkForcedLevel(_ lod: LODOptions, _ sog: StreamedSOG, _ path: String) throws {
@@ -312,7 +328,7 @@ public struct SceneLoader {
     }
 
     /// A streamed SOG placed like a splat model (the same fit and placement defaults).
-    private static func streamedScene(_ sog: StreamedSOG, fitBounds: Bounds, name: String, sidecar: String, screen: ScreenGeometry,
+    static func streamedScene(_ sog: StreamedSOG, fitBounds: Bounds, name: String, sidecar: String, screen: ScreenGeometry,
                                       options: ModelOptions, room: Bool? = nil) throws -> LODSplatScene {
         let saved = try Placement.load(sidecarFor: sidecar)
         let placement = options.up.map(Placement.init(up:)) ?? saved ?? Placement(up: .negY)
@@ -520,6 +536,7 @@ public final class LevelOfDetailJob: Sendable {
     private let screen: ScreenGeometry
     /// The capture's file name.
     public let name: String
+    private let outOfCoreBuild = Locked<OutOfCoreBuilder.Result?>(nil)
 
     init(pending: SceneLoader.PendingLevels, sceneName: String, sidecar: String?, options: SceneLoader.ModelOptions,
          screen: ScreenGeometry, name: String) {
@@ -527,11 +544,22 @@ public final class LevelOfDetailJob: Sendable {
         self.screen = screen; self.name = name
     }
 
-    /// Builds the scene (see `SceneLoader.levelOfDetailScene`); runs on any one thread.
-    public func run(cancelled: (@Sendable () -> Bool)?, progress: (@Sendable (Double) -> Void)?) throws -> (scene: Scene, notes: [String]) {
-        try SceneLoader.levelOfDetailScene(pending, name: sceneName, sidecar: sidecar, options: options, screen: screen,
-                                           cancelled: cancelled, progress: progress)
+    /// Whether the capture is too large to hold: a subsample is shown while its tree is built
+    /// out of core (else the whole capture is).
+    public var isOutOfCore: Bool { pending.cloud == nil }
+
+    /// Builds the scene (see `SceneLoader.levelOfDetailScene`); runs on any one thread. `detail`
+    /// gets a line on where an out-of-core build is (regions, time left).
+    public func run(cancelled: (@Sendable () -> Bool)?, progress: (@Sendable (Double) -> Void)?,
+                    detail: (@Sendable (String) -> Void)? = nil) throws -> (scene: Scene, notes: [String]) {
+        let made = try SceneLoader.levelOfDetailScene(pending, name: sceneName, sidecar: sidecar, options: options, screen: screen,
+                                                      cancelled: cancelled, progress: progress, detail: detail)
+        if let result = made.outOfCore { outOfCoreBuild.set(result) }
+        return (made.scene, made.notes)
     }
+
+    /// What the last out-of-core build of `run` did (regions, most splats held); nil before one.
+    public var lastOutOfCoreBuild: OutOfCoreBuilder.Result? { outOfCoreBuild.withLock { $0 } }
 }
 
 extension SceneLoader {

@@ -140,6 +140,10 @@ struct LODOptionGroup: ParsableArguments {
     @Option(name: .customLong("lod-cache-limit-mb"), parsing: .unconditional, help: "Most megabytes the level-of-detail cache holds; least recently used trees go first (default 8192).",
             transform: Checked.integer(in: 1...(1 << 30), "MB"))
     var lodCacheLimitMB: Int?
+    @Option(name: .customLong("max-memory"), parsing: .unconditional,
+            help: "Most memory reading a plain capture and building its levels of detail may take, in bytes or with K, M, G (default 2G). A binary PLY that would need more is never held whole: built out of core into the level-of-detail cache (the window shows a subsample of it meanwhile).",
+            transform: Checked.bytes(in: (256 << 20)...(1 << 50)))
+    var maxMemory: Int?
 
     var options: LODOptions { options(defaultCache: nil) }
 
@@ -148,6 +152,7 @@ struct LODOptionGroup: ParsableArguments {
         var o = LODOptions()
         if let splatBudget { o.budget = splatBudget.splats; o.budgetNamed = splatBudget.splats != nil; o.automaticBudget = splatBudget.automatic }
         o.forcedLevel = lod
+        if let maxMemory { o.maxMemoryBytes = maxMemory }
         if let folder = lodCache ?? defaultCache {
             o.treeCache = LODCache(folder: folder, limitBytes: lodCacheLimitMB.map { $0 << 20 } ?? LODCache.defaultLimitBytes)
         }

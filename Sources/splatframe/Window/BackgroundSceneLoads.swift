@@ -26,13 +26,14 @@ struct BackgroundSceneLoads {
     /// Starts `job`: the shown capture's levels of detail.
     mutating func startLevels(_ job: LevelOfDetailJob) {
         loader = SceneDropLoader(levelsOf: job)
-        FileHandle.standardError.write(Data("splatframe: building levels of detail for \(job.name) (drawn whole until they are ready)\n".utf8))
+        let meanwhile = job.isOutOfCore ? "out of core; a subsample is drawn" : "drawn whole"
+        FileHandle.standardError.write(Data("splatframe: building levels of detail for \(job.name) (\(meanwhile) until they are ready)\n".utf8))
     }
 
-    /// The fraction loaded and what loads, while a load is in progress.
-    var progress: (fraction: Double, path: String, levelsOfDetail: Bool)? {
+    /// The fraction loaded, what loads and a line on where it is, while a load is in progress.
+    var progress: (fraction: Double, path: String, levelsOfDetail: Bool, detail: String?)? {
         guard let loader, case .loading(let fraction) = loader.state() else { return nil }
-        return (fraction, loader.path, loader.isLevelOfDetail)
+        return (fraction, loader.path, loader.isLevelOfDetail, loader.detail())
     }
 
     /// The finished load's outcome, once (nil while loading or idle).

@@ -21,6 +21,8 @@ final class SceneDropLoader: Sendable {
     /// Levels of detail for the scene on show (kept: the placement carries over), not a new scene.
     let isLevelOfDetail: Bool
     private let current = Locked<State>(.loading(fraction: 0))
+    /// A line on where a level-of-detail build is (an out-of-core build's region, time left).
+    private let currentDetail = Locked<String?>(nil)
     /// The loading thread: one step, the whole load; a level-of-detail build stops when asked.
     private let thread = BackgroundThread(name: "splatframe.load")
 
@@ -50,7 +52,8 @@ final class SceneDropLoader: Sendable {
         isLevelOfDetail = true
         thread.start { [self] in
             do {
-                let made = try job.run(cancelled: { [thread] in thread.isStopping }) { f in self.set(.loading(fraction: f)) }
+                let made = try job.run(cancelled: { [thread] in thread.isStopping }, progress: { f in self.set(.loading(fraction: f)) },
+                                       detail: { line in self.currentDetail.set(line) })
                 set(.loaded(made.scene, nil, nil, notes: made.notes))
             } catch {
                 set(.failed("\(error)"))
@@ -69,13 +72,17 @@ final class SceneDropLoader: Sendable {
     /// The load's state now.
     func state() -> State { current.withLock { $0 } }
 
+    /// Where a level-of-detail build is, in a few words (nil: nothing to add to the fraction).
+    func detail() -> String? { currentDetail.withLock { $0 } }
+
     /// Draws a progress bar across the bottom of the frame.
-    static func drawProgress(_ fraction: Double, label: String, name: String, into fb: Framebuffer, text: WindowText) {
+    static func drawProgress(_ fraction: Double, label: String, name: String, detail: String? = nil, into fb: Framebuffer, text: WindowText) {
         let h = max(4, fb.height / 90), y0 = fb.height - h - 4
         let filled = Int(Double(fb.width - 16) * min(1, max(0, fraction)))
         for y in y0..<(y0 + h) {
             for x in 8..<(fb.width - 8) { fb.color[y * fb.width + x] = x - 8 < filled ? 0xFF60_C0F0 : 0xFF30_4050 }
         }
-        text.draw(String(format: "%@ %@  %.0f%%", label, name, fraction * 100), x: 8, y: y0 - text.lineHeight - 2, into: fb)
+        let line = String(format: "%@ %@  %.0f%%", label, name, fraction * 100) + (detail.map { "  (\($0))" } ?? "")
+        text.draw(line, x: 8, y: y0 - text.lineHeight - 2, into: fb)
     }
 }

@@ -329,7 +329,7 @@ final class SceneScreen {
         if let m = screenshots.takeMessage() { flash(m.uppercased(), seconds: 5) }
         if let p = loads.progress {
             SceneDropLoader.drawProgress(p.fraction, label: p.levelsOfDetail ? "Building levels of detail for" : "Loading",
-                                         name: (p.path as NSString).lastPathComponent, into: framebuffer, text: text)
+                                         name: (p.path as NSString).lastPathComponent, detail: p.detail, into: framebuffer, text: text)
         }
         if showCamera, let camera = tracking.source as? CameraTrackingSource, let preview = camera.cameraPreview() {
             CameraInset.draw(preview, into: framebuffer, text: text)
