@@ -53,7 +53,7 @@ final class BenchmarkGovernorRun {
         self.scene = scene
         scene.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
         fullSize = (width, height)
-        var s = FrameTimeGovernor.Settings(targetMs: 1000 / targetFps, floor: scene.coarsestSplats, whole: scene.wholeSplats,
+        var s = FrameTimeGovernor.Settings(targetMs: 1000 / targetFps, floor: scene.coarsestSplats, whole: min(scene.wholeSplats, scene.splatCeiling),
                                            start: start)
         if !scalesFrame { s.scales = [1] }
         governor = FrameTimeGovernor(s)

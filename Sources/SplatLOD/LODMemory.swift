@@ -36,6 +36,15 @@ public struct LODMemory: Sendable, Equatable {
         self.cacheBytes = cacheBytes
     }
 
+    /// The most splats a frame of `sog` may show so that the frame's own splats take at most
+    /// half of `cacheBytes` (the chunk cache's bound, which holds what is not shown): what a
+    /// governor may ask for, still eye included. At least the coarsest picture, at most level 0.
+    public static func ceiling(sog: StreamedSOG, cacheBytes: Int) -> Int {
+        let per = LODMemory(levelZeroSplats: 1, leaves: 0, shDegree: sog.shDegree, budget: nil, cacheBytes: cacheBytes).bytesPerSplat
+        let whole = sog.splatCount(level: 0), coarsest = sog.splatCount(level: sog.levelCount - 1)
+        return min(whole, max(coarsest, cacheBytes / 2 / max(1, per)))
+    }
+
     /// One line: "about 16 MB at the default budget of 50,000 splats (plus up to 1024 MB of cached chunks)".
     public var text: String {
         let at: String

@@ -141,3 +141,25 @@ struct LODPrefetchTests {
         #expect(anticipated, "the eye walking closer never asked for a chunk its own frame did not want")
     }
 }
+
+/// A governor never asks more of a tree than its memory bound allows, still eye included: the
+/// ceiling keeps the frame's own splats within half the chunk cache's bound.
+struct LODCeilingTests {
+    @Test func theCeilingFollowsTheCacheBound() throws {
+        var cloud = SplatCloud(shDegree: 0)
+        LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.5, 0.5, 0.5))
+        var b = LODBuilder.Options()
+        b.levels = 6; b.leafSplats = 1024
+        let sog = StreamedSOG.inMemory(try LODBuilder.build(cloud, options: b), chunkSplats: 1500, name: "wall")
+        let whole = sog.splatCount(level: 0), coarsest = sog.splatCount(level: sog.levelCount - 1)
+        #expect(LODMemory.ceiling(sog: sog, cacheBytes: 1 << 30) == whole)
+        let per = LODMemory(sog: sog).bytesPerSplat
+        #expect(LODMemory.ceiling(sog: sog, cacheBytes: 2 * per * 5000) == 5000)
+        #expect(LODMemory.ceiling(sog: sog, cacheBytes: 1) == coarsest)
+        var o = LODOptions()
+        o.cacheBytes = 2 * per * 5000
+        let scene = LODSplatScene(name: "wall", sog: sog, fit: SceneFit(bounds: sog.bounds, screen: LODRefinementTests.screen, depth: 0.3),
+                                  placement: Placement(up: .posY), options: o, realtime: false)
+        #expect(scene.splatCeiling == 5000)
+    }
+}

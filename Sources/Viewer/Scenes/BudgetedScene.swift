@@ -15,6 +15,9 @@ public protocol BudgetedScene: Scene {
     var wholeSplats: Int { get }
     /// Splats of the coarsest picture (every leaf at its coarsest level): no budget draws fewer.
     var coarsestSplats: Int { get }
+    /// The most splats a frame may show within the memory the scene is allowed (its chunk
+    /// cache's bound): a governor never asks for more, even for a still eye.
+    var splatCeiling: Int { get }
     /// The same capture, placed the same way, drawing its whole finest level every frame (not
     /// streaming): the picture a budget's is measured against. Shares nothing mutable with this one.
     func wholeReference() -> Scene

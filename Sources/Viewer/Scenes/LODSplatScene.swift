@@ -100,6 +100,7 @@ extension LODSplatScene: BudgetedScene {
     }
     public var wholeSplats: Int { sog.splatCount(level: 0) }
     public var coarsestSplats: Int { sog.splatCount(level: sog.levelCount - 1) }
+    public var splatCeiling: Int { LODMemory.ceiling(sog: sog, cacheBytes: options.cacheBytes) }
     public func wholeReference() -> Scene {
         var whole = options
         whole.forcedLevel = 0; whole.budget = nil

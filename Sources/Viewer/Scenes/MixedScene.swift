@@ -192,6 +192,12 @@ extension MixedScene: BudgetedScene {
     /// Splats of the leveled objects' whole captures (0: nothing to govern).
     public var wholeSplats: Int { splatObjects.reduce(0) { $0 + ($1.levels != nil ? $1.wholeSplats : 0) } }
     public var coarsestSplats: Int { splatObjects.reduce(0) { $0 + ($1.levels != nil ? $1.coarsestSplats : 0) } }
+    public var splatCeiling: Int {
+        splatObjects.reduce(0) { total, o in
+            guard let levels = o.levels as? StreamedLevels else { return total }
+            return total + LODMemory.ceiling(sog: levels.sog, cacheBytes: levels.options.cacheBytes)
+        }
+    }
     public func wholeReference() -> Scene {
         let copy = MixedScene(name: name, room: room, meshes: meshes, splatObjects: splatObjects.map { o in
             guard let levels = o.levels as? StreamedLevels else { return o }

@@ -83,7 +83,9 @@ struct WindowGovernor {
         guard let s = scene as? BudgetedScene, !s.budgetIsPinned, s.wholeSplats > 0 else { return }
         let start = s.splatBudget ?? s.wholeSplats
         s.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
-        governor = FrameTimeGovernor(.init(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start), whole: s.wholeSplats, start: start))
+        // The ladder's top is the whole capture, or as much of it as the memory bound allows.
+        let top = min(s.wholeSplats, s.splatCeiling)
+        governor = FrameTimeGovernor(.init(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start, top), whole: top, start: min(start, top)))
     }
 
     private static func count(_ n: Int) -> String {
