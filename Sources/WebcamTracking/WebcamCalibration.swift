@@ -25,6 +25,9 @@ public struct WebcamCalibration: Sendable {
         public var offset: SIMD2<Double>
     }
 
+    /// Frames a calibration collects at least (when they come within four times its duration):
+    /// `fit` needs 10 with both eyes.
+    public static let minimumFrames = 12
     /// Largest median head turn (radians) a calibration accepts.
     public static let maxTurn = 10 * Double.pi / 180
 

@@ -63,7 +63,10 @@ public final class WebcamSource: CameraTrackingSource {
         var processTimes: [Double] = [], latencies: [Double] = []
         var captureStamps: [Double] = [], processStamps: [Double] = []
         var lastFrame: RGBFrame?        // the last processed frame, for the camera inset
-        var calibration: (distance: Double, until: Double, observations: [EyeObservation])?
+        /// A calibration in progress: it ends once `until` has passed with at least
+        /// `WebcamCalibration.minimumFrames` frames seen (a slow machine keeps collecting), or at
+        /// `giveUp` whatever it has.
+        var calibration: (distance: Double, until: Double, giveUp: Double, observations: [EyeObservation])?
         var calibrationResult: Result<CameraCalibrationResult, HeadTrackingError>?
         var newModel: PinholeEyeModel?  // a calibration result for the processing thread to apply
     }
@@ -214,7 +217,7 @@ public final class WebcamSource: CameraTrackingSource {
             s.lastFrame = frame
             if var c = s.calibration {
                 c.observations.append(observation)
-                if now >= c.until {
+                if (now >= c.until && c.observations.count >= WebcamCalibration.minimumFrames) || now >= c.giveUp {
                     s.calibration = nil
                     do {
                         let r = try WebcamCalibration.fit(c.observations, distance: c.distance, model: model, fit: .ipd)
@@ -256,8 +259,8 @@ public final class WebcamSource: CameraTrackingSource {
     }
 
     public func beginCalibration(distance: Double, seconds: Double) {
-        let until = clock() + seconds
-        shared.withLock { $0.calibration = (distance, until, []); $0.calibrationResult = nil }
+        let start = clock()
+        shared.withLock { $0.calibration = (distance, start + seconds, start + 4 * seconds, []); $0.calibrationResult = nil }
     }
 
     public func takeCalibrationResult() -> Result<CameraCalibrationResult, HeadTrackingError>? {

@@ -35,7 +35,8 @@ public struct CameraCalibrationResult: Sendable, Equatable {
 public protocol CameraTrackingSource: PoseSource {
     /// The last processed frame with its face and eyes, or nil before the first.
     func cameraPreview() -> CameraPreview?
-    /// Starts collecting `seconds` of frames of a viewer sitting centred at `distance` metres.
+    /// Starts collecting `seconds` of frames of a viewer sitting centred at `distance` metres (on
+    /// a slow machine, longer, until enough frames have come: at most four times as long).
     func beginCalibration(distance: Double, seconds: Double)
     /// nil while collecting (or never started); then the fitted value (already applied to the
     /// running tracker) or the reason it failed. Reading it clears it.
