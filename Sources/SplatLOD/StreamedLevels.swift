@@ -142,6 +142,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
         openWarnings = sog.warnings
         assembly = PreparedSplats(assemblyCapacity: min(sog.splatCount(level: 0), options.budget ?? Int.max) + 8 * sog.nodes.count,
                                   shDegree: sog.shDegree)
+        assembly.keepsDepthOrder = false   // its contents change with the levels: frames sort per tile
         let chunks = sog.chunks.count, nodes = sog.nodes.count
         chunkState = [UInt8](repeating: 0, count: chunks)
         pins = [Bool](repeating: false, count: chunks)

@@ -17,6 +17,7 @@ extension PreparedSplats {
     /// row the order is made on the calling thread (O(n), ~10 ms per million splats) and kept.
     /// A camera that rotates every frame therefore never pays for one. Thread-safe.
     func depthOrder(forRow row: SIMD3<Float>) -> SplatDepthOrder? {
+        guard keepsDepthOrder else { return nil }
         let generation = self.generation
         let (kept, build) = depthOrderState.withLock { s -> (SplatDepthOrder?, Bool) in
             if let o = s.order, o.fits(row: row, generation: generation) { return (o, false) }

@@ -52,6 +52,11 @@ public final class PreparedSplats {
     private(set) var generation = 0
     /// The depth order kept for the last view rotation, and the rotation asked for last.
     let depthOrderState = Locked(DepthOrderState())
+    /// Whether renderers may keep a depth order for these splats (`depthOrder(forRow:)`). A
+    /// level-of-detail assembly, whose contents change as levels step in and budgets move, turns
+    /// it off: rebuilding the order each time would allocate and sort in the frame; its frames
+    /// sort per tile as before.
+    public var keepsDepthOrder = true
 
     /// Converts `cloud` (O(n log n), single-threaded; ~0.4 s per million degree-3 splats in a
     /// release build, ~¼ of it the spatial sort).
