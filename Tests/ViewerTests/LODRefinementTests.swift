@@ -113,12 +113,17 @@ struct LODPrefetchTests {
                projection: Matrix4.perspective(fovY: 0.8, aspect: 16 / 9, near: 0.01, far: 100))
     }
 
-    @Test func aMovingEyeAsksForWhatItWillWantBeforeItGetsThere() throws {
+    /// A grey wall of 16,384 splats in 16 leaves of 6 levels, chunks of 1,500 splats, in memory.
+    static func wallTree() throws -> StreamedSOG {
         var cloud = SplatCloud(shDegree: 0)
         LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.5, 0.5, 0.5))
         var b = LODBuilder.Options()
         b.levels = 6; b.leafSplats = 1024
-        let sog = StreamedSOG.inMemory(try LODBuilder.build(cloud, options: b), chunkSplats: 1500, name: "wall")
+        return StreamedSOG.inMemory(try LODBuilder.build(cloud, options: b), chunkSplats: 1500, name: "wall")
+    }
+
+    @Test func aMovingEyeAsksForWhatItWillWantBeforeItGetsThere() throws {
+        let sog = try LODPrefetchTests.wallTree()
         var o = LODOptions()
         o.budget = nil
         let levels = StreamedLevels(sog: sog, options: o, realtime: true)
@@ -146,11 +151,7 @@ struct LODPrefetchTests {
 /// ceiling keeps the frame's own splats within half the chunk cache's bound.
 struct LODCeilingTests {
     @Test func theCeilingFollowsTheCacheBound() throws {
-        var cloud = SplatCloud(shDegree: 0)
-        LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.5, 0.5, 0.5))
-        var b = LODBuilder.Options()
-        b.levels = 6; b.leafSplats = 1024
-        let sog = StreamedSOG.inMemory(try LODBuilder.build(cloud, options: b), chunkSplats: 1500, name: "wall")
+        let sog = try LODPrefetchTests.wallTree()
         let whole = sog.splatCount(level: 0), coarsest = sog.splatCount(level: sog.levelCount - 1)
         #expect(LODMemory.ceiling(sog: sog, cacheBytes: 1 << 30) == whole)
         let per = LODMemory(sog: sog).bytesPerSplat
