@@ -2,6 +2,7 @@
 // component type and stride, primitives, nodes, extensions), so tests can write exactly the
 // bytes a case needs — well-formed from known values, or broken in one chosen place.
 import Foundation
+import RenderCore
 
 /// A glTF document under construction: one buffer, one bufferView per accessor.
 public struct GLTFBuilder {
@@ -66,6 +67,20 @@ public struct GLTFBuilder {
         if !used.contains("KHR_gaussian_splatting") { used.append("KHR_gaussian_splatting") }
         json["extensionsUsed"] = used
         return meshes.count - 1
+    }
+
+    /// Adds a splat mesh of round, unrotated splats of one colour (SH degree 0, float accessors)
+    /// at `centres`: each `scale` (linear σ) and `opacity`; returns the mesh index.
+    public mutating func uniformSplatMesh(centres: [Vec3], scale: Float, opacity: Float, colour: Vec3) -> Int {
+        let k = "KHR_gaussian_splatting", n = centres.count
+        var at: [String: Int] = [:]
+        at["POSITION"] = floats(centres.flatMap { [$0.x, $0.y, $0.z] }, type: "VEC3")
+        at["\(k):ROTATION"] = floats((0..<n).flatMap { _ in [Float(0), 0, 0, 1] }, type: "VEC4")
+        at["\(k):SCALE"] = floats([Float](repeating: scale, count: 3 * n), type: "VEC3")
+        at["\(k):OPACITY"] = floats([Float](repeating: opacity, count: n), type: "SCALAR")
+        let dc = SplatCloud.dcFromColor(colour)
+        at["\(k):SH_DEGREE_0_COEF_0"] = floats((0..<n).flatMap { _ in [dc.x, dc.y, dc.z] }, type: "VEC3")
+        return splatMesh(attributes: at)
     }
 
     /// Adds raw bytes as a bufferView of their own (4-byte aligned); returns its index.

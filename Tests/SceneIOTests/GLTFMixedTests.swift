@@ -9,7 +9,6 @@ import RenderCore
 import TestSupport
 
 @Suite(.serialized) struct GLTFMixedTests {
-    static let k = "KHR_gaussian_splatting"
 
     /// Three splats in glTF's frame (y up), SH degree 0.
     static let centres = [Vec3(-0.5, 0, 0.4), Vec3(0.5, 0, -0.4), Vec3(1.6, 0, 0)]
@@ -29,14 +28,7 @@ import TestSupport
             }
             mesh = b.spzSplatMesh(payload: try SPZWriter.encode(c), count: n, degree: 0)
         } else {
-            var at: [String: Int] = [:]
-            at["POSITION"] = b.floats(centres.flatMap { [$0.x, $0.y, $0.z] }, type: "VEC3")
-            at["\(k):ROTATION"] = b.floats((0..<n).flatMap { _ in [Float(0), 0, 0, 1] }, type: "VEC4")
-            at["\(k):SCALE"] = b.floats([Float](repeating: 0.1, count: 3 * n), type: "VEC3")
-            at["\(k):OPACITY"] = b.floats([Float](repeating: 0.9, count: n), type: "SCALAR")
-            let dc = SplatCloud.dcFromColor(Vec3(1, 0, 1))
-            at["\(k):SH_DEGREE_0_COEF_0"] = b.floats((0..<n).flatMap { _ in [dc.x, dc.y, dc.z] }, type: "VEC3")
-            mesh = b.splatMesh(attributes: at)
+            mesh = b.uniformSplatMesh(centres: centres, scale: 0.1, opacity: 0.9, colour: Vec3(1, 0, 1))
         }
         let node = b.node(["mesh": mesh])
         b.json["scenes"] = [["nodes": [0, node]]]

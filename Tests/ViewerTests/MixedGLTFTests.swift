@@ -12,7 +12,6 @@ import Testing
 
 @Suite struct MixedGLTFTests {
     static let screen = ScreenGeometry(width: 0.6, height: 0.34)
-    static let k = "KHR_gaussian_splatting"
     /// glTF's frame: in front of the quad (z = 0), behind it, beside it.
     static let front = Vec3(-0.5, 0.3, 0.4), behind = Vec3(0.5, -0.3, -0.4), beside = Vec3(1.6, 0, 0)
 
@@ -28,15 +27,8 @@ import Testing
         f.materials = [GLTFFixture.Material(name: "picture", textured: true)]
         f.picture = GLTFFixture.quadPicture
         var b = try f.builder(folder: folder)
-        let centres = [front, behind, beside], n = centres.count
-        var at: [String: Int] = [:]
-        at["POSITION"] = b.floats(centres.flatMap { [$0.x, $0.y, $0.z] }, type: "VEC3")
-        at["\(k):ROTATION"] = b.floats((0..<n).flatMap { _ in [Float(0), 0, 0, 1] }, type: "VEC4")
-        at["\(k):SCALE"] = b.floats([Float](repeating: 0.12, count: 3 * n), type: "VEC3")
-        at["\(k):OPACITY"] = b.floats([Float](repeating: 0.99, count: n), type: "SCALAR")
-        let dc = SplatCloud.dcFromColor(Vec3(1, 0, 1))
-        at["\(k):SH_DEGREE_0_COEF_0"] = b.floats((0..<n).flatMap { _ in [dc.x, dc.y, dc.z] }, type: "VEC3")
-        let node = b.node(["mesh": b.splatMesh(attributes: at)])
+        let mesh = b.uniformSplatMesh(centres: [front, behind, beside], scale: 0.12, opacity: 0.99, colour: Vec3(1, 0, 1))
+        let node = b.node(["mesh": mesh])
         b.json["scenes"] = [["nodes": [0, node]]]
         let path = (folder as NSString).appendingPathComponent("quad-and-splats.glb")
         try b.glb().write(to: URL(fileURLWithPath: path))
