@@ -83,6 +83,8 @@ public final class FrameTimeGovernor {
     static let ladderRatio = 1.25
 
     private var recent: [Double] = []
+    /// Scratch reused every frame (medians, the elasticity fit).
+    private var sortScratch: [Double] = [], xs: [Double] = [], ys: [Double] = []
     private var framesOnRung = 0
     private var bindingFrames = 0
     private var frame = 0
@@ -157,9 +159,9 @@ public final class FrameTimeGovernor {
         bindingFrames = shownSplats * 10 >= governedBudget * 9 ? bindingFrames + 1 : 0
         let target = settings.targetMs
         let scale = settings.scales[scaleIndex]
-        let last3 = Self.median(recent.suffix(3))
+        let last3 = median(recent.suffix(3))
         if framesOnRung >= Self.settleFrames {
-            let full = Self.median(recent[...]) / (scale * scale)
+            let full = median(recent[...]) / (scale * scale)
             memory[rung] = memory[rung].map { 0.7 * $0 + 0.3 * full } ?? full
             fitElasticity()
         }
@@ -173,8 +175,8 @@ public final class FrameTimeGovernor {
             if rung > 0 { stepDown(now: last3) } else if scaleIndex + 1 < settings.scales.count { setScale(scaleIndex + 1) }
             return
         }
-        guard framesOnRung >= Self.holdFrames, Self.median(recent[...]) <= 0.8 * target else { return }
-        let now = Self.median(recent[...])
+        guard framesOnRung >= Self.holdFrames, median(recent[...]) <= 0.8 * target else { return }
+        let now = median(recent[...])
         if scaleIndex > 0 {
             let up = settings.scales[scaleIndex - 1]
             if now * (up * up) / (scale * scale) <= 0.85 * target { setScale(scaleIndex - 1) }
@@ -220,7 +222,7 @@ public final class FrameTimeGovernor {
     /// Least-squares slope of log(time) on log(splats) over the measured rungs (at least two,
     /// spanning ≥ 1.5×), clamped to 0.2…1.2; the prior until then.
     private func fitElasticity() {
-        var xs: [Double] = [], ys: [Double] = []
+        xs.removeAll(keepingCapacity: true); ys.removeAll(keepingCapacity: true)
         for (k, m) in memory.enumerated() { if let m, m > 0 { xs.append(log(Double(rungs[k]))); ys.append(log(m)) } }
         guard xs.count >= 2, let lo = xs.min(), let hi = xs.max(), hi - lo >= log(1.5) else { return }
         let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
@@ -229,9 +231,14 @@ public final class FrameTimeGovernor {
         elasticity = min(1.2, max(0.2, sxy / sxx))
     }
 
-    static func median<C: Collection>(_ values: C) -> Double where C.Element == Double {
+    /// The median of `values`, sorted in `scratch` (reused: no allocation once it has grown).
+    public static func median<C: Collection>(_ values: C, scratch: inout [Double]) -> Double where C.Element == Double {
         guard !values.isEmpty else { return 0 }
-        let s = values.sorted()
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: values)
+        scratch.sort()
+        let s = scratch
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
+    private func median<C: Collection>(_ values: C) -> Double where C.Element == Double { Self.median(values, scratch: &sortScratch) }
 }

@@ -15,7 +15,7 @@ struct WindowGovernor {
     private var governed: ObjectIdentifier?
     private var stillness = EyeStillness()
     /// The recent frames' time outside rendering (ms).
-    private var overheads: [Double] = []
+    private var overheads: [Double] = [], scratch: [Double] = []
 
     init(targetFps: Double) { self.targetFps = targetFps }
 
@@ -45,7 +45,7 @@ struct WindowGovernor {
         overheads.append(max(0, frameMs - renderMs))
         if overheads.count > 15 { overheads.removeFirst() }
         let period = 1000 / targetFps
-        governor.settings.targetMs = max(period - overheads.sorted()[overheads.count / 2], period / 2)
+        governor.settings.targetMs = max(period - FrameTimeGovernor.median(overheads, scratch: &scratch), period / 2)
         governor.frameFinished(ms: renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
     }
 
