@@ -42,6 +42,8 @@ public final class LatencyRig {
     public let configuration: LatencyRigConfiguration
     private let pipeline: EyePipeline
     private let camera: RigCamera
+    /// Every read of the tracker in the last run and the frames that used them (`LatencyTrace`).
+    public private(set) var trace: LatencyTrace?
 
     /// A rig filming through `camera` and tracking with `pipeline` (built for `camera.eyeModel`).
     public init(configuration: LatencyRigConfiguration, pipeline: EyePipeline, camera: RigCamera) {
@@ -59,14 +61,15 @@ public final class LatencyRig {
         let live = LiveHeadCamera(head: head, camera: camera, name: motion.name, path: { motion.placement(at: $0) },
                                   fps: c.cameraFPS, delay: c.effectiveCameraDelay, noise: c.noise, origin: origin)
         let source = WebcamSource(frames: live, pipeline: pipeline, stamping: c.stamping)
-        let tracker = HeadTracker(source: source, settings: c.tracker)
-        let eyes = TrackerEyeSource(tracker: tracker)
+        let tracker = HeadTracker(settings: c.tracker)
+        let reader = TracingPoseReader(tracker: tracker, source: source, origin: origin, motion: motion.name, cameraFPS: c.cameraFPS)
+        let eyes = TrackerEyeSource(reader: reader)
         try source.start()
-        defer { source.stop() }
+        defer { source.stop(); trace = reader.trace }
         var frames: [PresentedFrame] = []
         frames.reserveCapacity(Int(motion.duration * 400))
         if c.reprojection == .async {
-            try runAsync(driver: driver, tracker: tracker, eyes: eyes, origin: origin, frames: &frames, present: present)
+            try runAsync(driver: driver, reader: reader, eyes: eyes, origin: origin, frames: &frames, present: present)
             return frames
         }
         var lead = PresentLeadEstimator()
@@ -76,12 +79,13 @@ public final class LatencyRig {
             let record = driver.renderFrame(from: eyes, index: index)
             var shown = driver.framebuffer, used = record.view.pose
             // The late latch: the eye read again now, the frame warped to it.
-            if let latch, let late = latch.latch(record, driver: driver, tracker: tracker, readPose: { tracker.pose(at: $0) },
+            if let latch, let late = latch.latch(record, driver: driver, tracker: tracker, readPose: { reader.pose(at: $0) },
                                                  now: MonotonicClock.now()) {
                 shown = latch.output; used = late
             }
             guard try present(shown) else { break }
             let presented = MonotonicClock.now()
+            if let used { reader.presented(at: presented, readTime: used.time) }
             tracker.presentLead = lead.presented(at: presented, viewTime: record.viewTime)
             latch?.presented(at: presented)
             index += 1
@@ -96,8 +100,9 @@ public final class LatencyRig {
 
     /// `.async`: frames drawn on their own thread; every display refresh presents the newest one
     /// warped to the eye read at that moment (`AsyncPresentation`, as the window does).
-    private func runAsync(driver: FrameDriver, tracker: HeadTracker, eyes: TrackerEyeSource, origin: Double,
+    private func runAsync(driver: FrameDriver, reader: TracingPoseReader, eyes: TrackerEyeSource, origin: Double,
                           frames: inout [PresentedFrame], present: (Framebuffer) throws -> Bool) throws {
+        let tracker = reader.tracker
         let setup = driver.setup, width = driver.framebuffer.width, height = driver.framebuffer.height
         let presentation = AsyncPresentation(driver: driver, refreshRate: configuration.displayHz)
         defer { presentation.renderer.stop() }
@@ -105,9 +110,10 @@ public final class LatencyRig {
             presentation.waitForRefresh(eyes: eyes, tracker: tracker, setup: setup, width: width, height: height) { _, _ in }
             let read = MonotonicClock.now()
             guard let late = presentation.latch.warpSource(setup: setup, width: width, height: height, tracker: tracker,
-                                                           readPose: { tracker.pose(at: $0) }, now: read) else { continue }
+                                                           readPose: { reader.pose(at: $0) }, now: read) else { continue }
             guard try present(presentation.latch.output) else { break }
             let presented = MonotonicClock.now()
+            reader.presented(at: presented, readTime: late.time)
             presentation.latch.presented(at: presented)
             let p = late.position
             frames.append(PresentedFrame(frameStart: read - origin, present: presented - origin, eye: SIMD3(p.x, p.y, p.z),
@@ -129,10 +135,10 @@ public enum LateReprojection: String, Sendable, CaseIterable {
 }
 
 /// The tracker's pose at the moment the frame asks (`MonotonicClock`), as the window's
-/// `LiveEyeSource` reads its session.
+/// `LiveEyeSource` reads its session; every read traced.
 final class TrackerEyeSource: EyeSource {
-    let tracker: HeadTracker
-    init(tracker: HeadTracker) { self.tracker = tracker }
+    let reader: TracingPoseReader
+    init(reader: TracingPoseReader) { self.reader = reader }
     var name: String { "live" }
-    func view(frame index: Int) -> FrameView { .pose(tracker.pose(at: MonotonicClock.now())) }
+    func view(frame index: Int) -> FrameView { .pose(reader.pose(at: MonotonicClock.now())) }
 }

@@ -7,5 +7,5 @@ struct TrackCommand: ParsableCommand {
         commandName: "track",
         abstract: "Convert, filter, record and inspect head-track logs.",
         subcommands: [TrackConvertCommand.self, TrackFilterCommand.self, TrackRecordCommand.self, TrackInfoCommand.self,
-                      TrackWebcamCommand.self, TrackCalibrateCommand.self, TrackAccuracyCommand.self, TrackLatencyCommand.self])
+                      TrackWebcamCommand.self, TrackCalibrateCommand.self, TrackAccuracyCommand.self, TrackLatencyCommand.self, TrackLatencyReplayCommand.self])
 }

@@ -56,6 +56,8 @@ struct TrackLatencyCommand: ParsableCommand {
     var displayHz: Double = 60
     @Option(name: .customLong("per-frame"), help: "Write every presented frame (times, eye used, true eye) to this CSV.")
     var perFrame: String?
+    @Option(help: "Write every read of the tracker (time, lead, sample, present) to this CSV, for `track latency-replay`.")
+    var trace: String?
 
     func validate() throws {
         if motion == .walk && log == nil { throw OptionError("--motion", "walk", "needs --log LOG (a head log to replay)") }
@@ -113,15 +115,7 @@ struct TrackLatencyCommand: ParsableCommand {
         let figures = LatencyAnalysis.analyse(frames, motion: path)
         print(LatencyReport.text(figures, configuration: configuration, scene: scene.description, filter: tracker.filter.description,
                                  window: window))
-        if let perFrame {
-            var csv = "frame_start,present,exposure,published,eye_x,eye_y,eye_z,true_x,true_y,true_z\n"
-            for f in frames {
-                let t = path.eye(at: f.present)
-                csv += String(format: "%.6f,%.6f,%@,%@,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", f.frameStart, f.present,
-                              f.exposure.map { String(format: "%.6f", $0) } ?? "", f.published.map { String(format: "%.6f", $0) } ?? "",
-                              f.eye.x, f.eye.y, f.eye.z, t.x, t.y, t.z)
-            }
-            try csv.write(toFile: perFrame, atomically: true, encoding: .utf8)
-        }
+        if let perFrame { try LatencyPerFrameFile.write(frames, motion: path, to: perFrame) }
+        if let trace, let recorded = rig.trace { try LatencyTraceFile.write(recorded, to: trace) }
     }
 }
