@@ -139,7 +139,7 @@ struct HermeticBenchTests {
         #expect(plain.settings == withUserEMA.settings)
         let s = try #require(plain.settings)
         #expect(s.configFile == nil && s.screenOrigin == "default" && s.screenMM == [600, 340])
-        #expect(s.filter == FilterSpec.default.description && s.filter == "kalman:0.5,3" && s.predictMs == 0 && s.movementScale == 1)
+        #expect(s.filter == FilterSpec.default.description && s.filter == "kalman-ca:0.6,3,3" && s.predictMs == 0 && s.movementScale == 1)
 
         let emaFile = TestData.temporaryDirectory("hermetic-config").appendingPathComponent("ema.json").path
         try ema.write(toFile: emaFile, atomically: true, encoding: .utf8)

@@ -76,16 +76,8 @@ public struct KalmanFilter: Sendable, Equatable {
     /// Covariance [[a, b], [b, c]].
     private var a = 0.0, b = 0.0, c = 0.0
     private var lastTime: Double?
-    /// The last two samples, and |second differences| of the last `Self.noiseWindow` samples (a ring).
-    private var previous: Double?, beforePrevious: Double?
-    private var secondDifferences: [Double] = []
-    private var nextDifference = 0
-    /// The noise the last second's samples show (metres; 0 before 9 second differences), and the
-    /// buffer its median is sorted in (reused: nothing is allocated per sample once it is full).
-    private var measuredNoise = 0.0
-    private var sorting: [Double] = []
-    /// Samples whose second differences measure the noise (about a second at 30 Hz).
-    static let noiseWindow = 31
+    /// The noise the samples show (`SampleNoiseMeter`).
+    private var meter = SampleNoiseMeter()
 
     /// Creates a filter; see the type's docs for the parameters.
     public init(measurementNoise: Double, stillNoise: Double, speedGain: Double, innovationGain: Double = 0, maxLead: Double = 0.1) {
@@ -105,32 +97,12 @@ public struct KalmanFilter: Sendable, Equatable {
     /// second's samples over 0.6745·√6 (white noise of σ gives second differences of spread
     /// σ√6; a smooth head's are far smaller at 30 Hz, and the median ignores a move's few
     /// large ones).
-    public var noise: Double { adaptsNoise ? max(measurementNoise, measuredNoise) : measurementNoise }
-
-    /// Records `value`'s second difference with the two samples before it.
-    private mutating func measureNoise(_ value: Double) {
-        if let p1 = previous, let p2 = beforePrevious {
-            let d = abs(value - 2 * p1 + p2)
-            if secondDifferences.count < Self.noiseWindow { secondDifferences.append(d) } else { secondDifferences[nextDifference] = d }
-            nextDifference = (nextDifference + 1) % Self.noiseWindow
-            if secondDifferences.count >= 9 {
-                sorting.removeAll(keepingCapacity: true)
-                for d in secondDifferences {   // insertion sort: 31 values at most
-                    var i = sorting.count
-                    sorting.append(d)
-                    while i > 0 && sorting[i - 1] > d { sorting[i] = sorting[i - 1]; i -= 1 }
-                    sorting[i] = d
-                }
-                measuredNoise = sorting[sorting.count / 2] / (0.6745 * 6.0.squareRoot())
-            }
-        }
-        beforePrevious = previous; previous = value
-    }
+    public var noise: Double { adaptsNoise ? max(measurementNoise, meter.noise) : measurementNoise }
 
     /// Feeds `value` sampled at `t` (seconds); returns the filtered position at `t`. A sample not
     /// after the last one updates the position without moving time.
     public mutating func filter(_ value: Double, at t: Double) -> Double {
-        if adaptsNoise && lastTime.map({ t > $0 }) ?? true { measureNoise(value) }
+        if adaptsNoise && lastTime.map({ t > $0 }) ?? true { meter.add(value) }
         let sigma = noise, r = sigma * sigma
         guard let t0 = lastTime else {
             p = value; v = 0
@@ -193,7 +165,6 @@ public struct KalmanFilter: Sendable, Equatable {
     /// Forgets the state.
     public mutating func reset() {
         lastTime = nil; p = 0; v = 0; acceleration = 0
-        previous = nil; beforePrevious = nil; secondDifferences.removeAll(keepingCapacity: true); nextDifference = 0
-        measuredNoise = 0
+        meter.reset()
     }
 }

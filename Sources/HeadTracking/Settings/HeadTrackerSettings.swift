@@ -2,7 +2,7 @@
 
 /// Settings of a `HeadTracker`. Units: metres, seconds; screen space.
 public struct HeadTrackerSettings: Sendable, Equatable {
-    /// Smoothing filter (default `FilterSpec.default`: Kalman 0.5,3,1, tuned on the latency rig).
+    /// Smoothing filter (default `FilterSpec.default`: the constant-acceleration Kalman filter, tuned on the latency rig).
     public var filter: FilterSpec = .default
     /// The eye a mono picture is drawn for (config `dominantEye`).
     public var monoEye: MonoEye = .midpoint
