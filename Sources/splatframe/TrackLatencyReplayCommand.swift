@@ -20,7 +20,7 @@ struct TrackLatencyReplayCommand: ParsableCommand {
         """)
 
     @Argument(help: "A trace from `splatframe track latency --trace`.") var trace: String
-    @Option(name: .customLong("filter"), help: "A filter to score (repeatable): none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF], kalman[:NOISE_MM,GAIN[,INNOVATION]] (default: kalman).")
+    @Option(name: .customLong("filter"), help: "A filter to score (repeatable): none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF], kalman[:NOISE_MM,GAIN[,INNOVATION]], kalman-ca[:NOISE_MM,JERK,GATE] (default: kalman-ca).")
     var filters: [FilterSpec] = []
     @Option(name: .customLong("predict"), parsing: .unconditional,
             help: "Prediction: to when each frame reached the screen, plus MS milliseconds (0…1000, default 0); off: none.",

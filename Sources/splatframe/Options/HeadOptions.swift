@@ -15,7 +15,7 @@ struct HeadSourceOption: ParsableArguments {
 
 /// `--filter SPEC` and `--predict MS`.
 struct SmoothingOptions: ParsableArguments {
-    @Option(name: .customLong("filter"), help: "Smoothing: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF], kalman[:NOISE_MM,GAIN[,INNOVATION]] (default: the config's, else kalman).")
+    @Option(name: .customLong("filter"), help: "Smoothing: none, ema[:ALPHA], oneeuro[:MINCUTOFF,BETA,DCUTOFF], kalman[:NOISE_MM,GAIN[,INNOVATION]], kalman-ca[:NOISE_MM,JERK,GATE] (default: the config's, else kalman-ca).")
     var filter: FilterSpec?
     @Option(name: .customLong("predict"), parsing: .unconditional,
             help: "Prediction: the eye is predicted to when each frame reaches the screen, plus MS milliseconds (0…1000, default 0); off shows the newest sample as it is.",
