@@ -178,11 +178,11 @@ public struct LODCache: Sendable, Equatable {
         }
     }
 
-    /// Removes every entry and every abandoned build; returns the entries removed.
+    /// Removes every entry and every build not in progress (stopped ones too); returns the entries removed.
     @discardableResult
     public func clear() -> [Listing] {
         let all = list()
-        removeAbandonedBuilds()
+        removeAbandonedBuilds(olderThan: 0)
         return all.filter { LRUFolder.removeFolder(folder + "/" + $0.name) }
     }
 
@@ -202,12 +202,71 @@ public struct LODCache: Sendable, Equatable {
         return nil
     }
 
-    /// Removes `.build-KEY-PID` folders whose process is gone (a build that was killed).
-    func removeAbandonedBuilds() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".build-") || name.hasPrefix("..build-") {
-            let digits = name.split(separator: "-").last.map { String($0.prefix { $0.isNumber }) } ?? ""
-            guard let pid = Int32(digits), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+    /// How long the working files of a stopped build are kept for a resume (s): a week.
+    public static let abandonedBuildAge: Double = 7 * 24 * 3600
+
+    /// Removes what builds left behind: `-PID` builds whose process is gone (killed), and
+    /// resumable builds (`.build-KEY`, `..build-KEY.lod-build`, their `.lock`) that no process is
+    /// building and that were last touched more than `olderThan` seconds ago (default
+    /// `abandonedBuildAge`; 0: all of them).
+    func removeAbandonedBuilds(olderThan age: Double = LODCache.abandonedBuildAge) {
+        let fm = FileManager.default
+        let now = Date().timeIntervalSince1970
+        for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let build = Self.buildName(name) else { continue }
+            let path = folder + "/" + name
+            if let pid = build.pid {
+                guard pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                try? fm.removeItem(atPath: path)
+                continue
+            }
+            var st = stat()
+            guard stat(path, &st) == 0, now - Double(st.st_mtim.tv_sec) >= age else { continue }
+            let lockPath = folder + "/.build-\(build.key).lock"
+            let lock = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+            guard lock >= 0 else { continue }
+            defer { close(lock) }
+            guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { continue }   // being built now
+            if path != lockPath { try? fm.removeItem(atPath: path) }
+            // The lock goes with the last of its build's folders.
+            let left = [".build-\(build.key)", "..build-\(build.key).lod-build"].contains { fm.fileExists(atPath: folder + "/" + $0) }
+            if !left { unlink(lockPath) }
+        }
+    }
+
+    /// A build's file or folder name — `.build-KEY[-PID]`, `..build-KEY[-PID].lod-build`,
+    /// `.build-KEY.lock` — parsed, or nil for anything else.
+    static func buildName(_ name: String) -> (key: String, pid: Int32?)? {
+        var rest = Substring(name)
+        if rest.hasPrefix("..build-") { rest = rest.dropFirst(8) } else if rest.hasPrefix(".build-") { rest = rest.dropFirst(7) } else { return nil }
+        if rest.hasSuffix(".lod-build") { rest = rest.dropLast(10) } else if rest.hasSuffix(".lock") { rest = rest.dropLast(5) }
+        let key = String(rest.prefix(16))
+        guard isEntryName(key) else { return nil }
+        let tail = rest.dropFirst(16)
+        if tail.isEmpty { return (key, nil) }
+        guard tail.first == "-", let pid = Int32(tail.dropFirst()), pid > 0 else { return nil }
+        return (key, pid)
+    }
+
+    /// Builds stopped before they finished, kept for a resume: their key, the capture they build
+    /// ("?" when unreadable), the bytes their working files hold and when they were last touched
+    /// (seconds since 1970).
+    public func partialBuilds() -> [(key: String, source: String, bytes: Int, lastUse: Double)] {
+        let fm = FileManager.default
+        return ((try? fm.contentsOfDirectory(atPath: folder)) ?? []).sorted().compactMap { name in
+            guard name.hasSuffix(".lod-build"), let build = Self.buildName(name), build.pid == nil else { return nil }
+            let path = folder + "/" + name
+            var bytes = 0
+            for file in fm.enumerator(atPath: path)?.allObjects as? [String] ?? [] {
+                var st = stat()
+                if stat(path + "/" + file, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) }
+            }
+            var st = stat()
+            let time = stat(path, &st) == 0 ? Double(st.st_mtim.tv_sec) : 0
+            // The builder's key: `out-of-core 1|` and the capture's key (`OutOfCoreBuilder.key`).
+            let text = fm.contents(atPath: path + "/key").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let capture = text.split(separator: "|", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+            return (build.key, Self.source(ofKey: capture) ?? "?", bytes, time)
         }
     }
 

@@ -69,6 +69,10 @@ struct CacheListCommand: ParsableCommand {
             print("  \(e.name)  \(CacheLocation.megabytes(e.bytes).leftPadded(10))  \(CacheLocation.date(e.lastUse))  \(e.source)")
         }
         print("  \(Self.count(trees.count, "tree")), \(CacheLocation.megabytes(trees.reduce(0) { $0 + $1.bytes })) of \(lod.limitBytes >> 20) MB")
+        for p in lod.partialBuilds() {
+            print("  \(p.key)  \(CacheLocation.megabytes(p.bytes).leftPadded(10))  \(CacheLocation.date(p.lastUse))  \(p.source) "
+                  + "(a build stopped part way, kept \(Int(LODCache.abandonedBuildAge / 86400)) days for a resume)")
+        }
         let files = downloads.list()
         print("downloads: \(downloads.folder)")
         for e in files {
