@@ -121,6 +121,9 @@ public final class LODSelector {
         finestUsable = [Int](repeating: -1, count: nodeCount)
         coarsestUsable = [Int](repeating: -1, count: nodeCount)
         fillHeap = BinaryHeap(reservingCapacity: nodeCount)
+        hull = [Int](repeating: 0, count: max(1, sog.levelCount))
+        edgeLambda = [Double](repeating: 0, count: max(1, nodeCount * sog.levelCount))
+        edgeAdded = [Int](repeating: 0, count: max(1, nodeCount * sog.levelCount))
         for n in 0..<nodeCount { findUsableEnds(n) }
     }
 
@@ -309,16 +312,9 @@ public final class LODSelector {
             }
         }
         guard pickByLevelErrors(lambda: 0) + fixed > budget else { return }
-        // λ above every E takes each leaf's coarsest (each finer level holds at least one splat
-        // more); bisect on log λ below it.
-        var hi = max(largest, 1e-20) * 2, lo = hi * 1e-12
-        if pickByLevelErrors(lambda: hi) + fixed <= budget {
-            for _ in 0..<22 {
-                let mid = (lo * hi).squareRoot()
-                if pickByLevelErrors(lambda: mid) + fixed > budget { lo = mid } else { hi = mid }
-            }
-        }
-        var total = pickByLevelErrors(lambda: hi) + fixed
+        let lambda = findsLambdaByBisection ? nil : lambdaFromBreakpoints(budget: budget - fixed)
+        if lambda == nil { bisections += 1 }
+        var total = pickByLevelErrors(lambda: lambda ?? lambdaByBisection(budget: budget - fixed, largest: largest)) + fixed
         // Fill: the best saving per splat among refinements that still fit.
         while true {
             var bestLeaf = -1, bestLevel = -1
@@ -337,6 +333,125 @@ public final class LODSelector {
             wanted[bestLeaf] = bestLevel
         }
     }
+
+    /// The smallest λ (within 2^-21 in log₂) whose `pickByLevelErrors` fits `budget`, by bisection
+    /// on log λ: λ above every E takes each leaf's coarsest (each finer level holds at least one
+    /// splat more). 24 picks over every choosing leaf and level: the reference for
+    /// `lambdaFromBreakpoints`.
+    private func lambdaByBisection(budget: Int, largest: Float) -> Float {
+        var hi = max(largest, 1e-20) * 2, lo = hi * 1e-12
+        if pickByLevelErrors(lambda: hi) <= budget {
+            for _ in 0..<22 {
+                let mid = (lo * hi).squareRoot()
+                if pickByLevelErrors(lambda: mid) > budget { lo = mid } else { hi = mid }
+            }
+        }
+        return hi
+    }
+
+    /// The same λ found from the breakpoints where the choice changes, without picking again and
+    /// again: a leaf takes the level of least E + λ·splats, which as λ falls walks down the lower
+    /// convex hull of its (splats, E) points, changing level at each hull edge's slope (error
+    /// saved per splat added). The total is the coarsest hull points' plus every edge steeper
+    /// than λ; the λ sought is the steepest edge whose crossing (with those as steep) passes the
+    /// budget — found by a weighted quickselect over the edges, O(leaves × levels) a frame where
+    /// the bisection took 24 times that (on the 16M room's 16,384 leaves it was a fifth of the
+    /// frame). Returned just above the edge (ties go coarser, as the bisection's λ above the
+    /// threshold had them), checked by one pick; nil when that pick does not fit (rounding), and
+    /// the bisection decides.
+    private func lambdaFromBreakpoints(budget: Int) -> Float? {
+        let (levels, leaves) = (levelCount, activeCount)
+        let found: Double? = counts.withUnsafeBufferPointer { counts in
+            errorNow.withUnsafeBufferPointer { errors in
+                active.withUnsafeBufferPointer { active in
+                    hull.withUnsafeMutableBufferPointer { hull in
+                        edgeLambda.withUnsafeMutableBufferPointer { slopes in
+                            edgeAdded.withUnsafeMutableBufferPointer { added in
+                                Self.steepestEdgeOverBudget(budget: budget, counts: counts, errors: errors, levels: levels,
+                                                            active: UnsafeBufferPointer(rebasing: active[0..<leaves]),
+                                                            hull: hull, slopes: slopes, added: added)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard let edge = found else { return nil }
+        let lambda = Float(edge * (1 + 4e-6))
+        return pickByLevelErrors(lambda: lambda) <= budget ? lambda : nil
+    }
+
+    /// `lambdaFromBreakpoints`' search over plain buffers: the choosing leaves' hull edges into
+    /// `slopes`/`added`, then the weighted quickselect. nil when even the coarsest hull points
+    /// pass `budget`, or when every edge fits.
+    private static func steepestEdgeOverBudget(budget: Int, counts: UnsafeBufferPointer<Int>, errors: UnsafeBufferPointer<Float>,
+                                               levels: Int, active: UnsafeBufferPointer<Int32>, hull: UnsafeMutableBufferPointer<Int>,
+                                               slopes: UnsafeMutableBufferPointer<Double>, added: UnsafeMutableBufferPointer<Int>) -> Double? {
+        @inline(__always) func slope(_ row: Int, _ a: Int, _ b: Int) -> Double {
+            (Double(errors[row + a]) - Double(errors[row + b])) / Double(counts[row + b] - counts[row + a])
+        }
+        var edges = 0, base = 0
+        for leaf in active {
+            let row = Int(leaf) * levels
+            // The lower hull from the coarsest level (fewest splats) towards the finest, kept as
+            // a stack of levels with strictly falling slopes.
+            var top = 0
+            for l in stride(from: levels - 1, through: 0, by: -1) where counts[row + l] >= 0 {
+                let c = counts[row + l], e = errors[row + l]
+                guard !e.isNaN else { continue }
+                // As many splats as a hull point or fewer (a finer level never should): the less
+                // error wins, ties the coarser. More splats and no less error: never chosen.
+                var dominated = false
+                while top > 0 {
+                    let last = hull[top - 1]
+                    if c <= counts[row + last] {
+                        if e < errors[row + last] { top -= 1 } else { dominated = true; break }
+                    } else {
+                        dominated = !(e < errors[row + last]); break
+                    }
+                }
+                if dominated { continue }
+                while top >= 2, slope(row, hull[top - 2], hull[top - 1]) <= slope(row, hull[top - 1], l) { top -= 1 }
+                hull[top] = l; top += 1
+            }
+            guard top > 0 else { continue }
+            base += counts[row + hull[0]]
+            for h in 1..<max(1, top) {
+                slopes[edges] = slope(row, hull[h - 1], hull[h])
+                added[edges] = counts[row + hull[h]] - counts[row + hull[h - 1]]
+                edges += 1
+            }
+        }
+        guard base <= budget else { return nil }                   // even the coarsest pass: the bisection's case
+        // Weighted quickselect: the largest edge slope x with base + Σ_{slope ≥ x} added > budget.
+        var lo = 0, hi = edges, above = base
+        while lo < hi {
+            let pivot = slopes[lo + (hi - lo) / 2]
+            // Three-way partition of [lo, hi): steeper | equal | shallower.
+            var lt = lo, i = lo, gt = hi
+            while i < gt {
+                let v = slopes[i]
+                if v > pivot { slopes.swapAt(i, lt); added.swapAt(i, lt); lt += 1; i += 1 }
+                else if v < pivot { gt -= 1; slopes.swapAt(i, gt); added.swapAt(i, gt) }
+                else { i += 1 }
+            }
+            var steeper = 0, equal = 0
+            for j in lo..<lt { steeper += added[j] }
+            for j in lt..<gt { equal += added[j] }
+            if above + steeper > budget { hi = lt }                // the answer is steeper
+            else if above + steeper + equal > budget { return pivot }
+            else { above += steeper + equal; lo = gt }             // everything this steep fits
+        }
+        return nil                                                 // every edge fits
+    }
+
+    /// Scratch for `lambdaFromBreakpoints`, sized in `init`: one leaf's hull, and every edge's
+    /// slope and splats added.
+    private var hull: [Int]
+    private var edgeLambda: [Double], edgeAdded: [Int]
+    /// Tests: λ by bisection only (`lambdaByBisection`); and how often the bisection decided.
+    var findsLambdaByBisection = false
+    private(set) var bisections = 0
 
     /// Leaves choosing by level errors this frame (`active[0..<activeCount]`).
     private var active: [Int32]

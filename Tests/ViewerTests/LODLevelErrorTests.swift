@@ -64,4 +64,41 @@ struct LODLevelErrorTests {
             #expect(error(chosen) <= bestShort * (1 + 1e-5) + 1e-3, "trial \(trial): \(error(chosen)) against \(bestShort)")
         }
     }
+
+    @Test func theBreakpointsFindTheBisectionsChoice() throws {
+        var cloud = SplatCloud(shDegree: 0)
+        LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.5, 0.5, 0.5))
+        var o = LODBuilder.Options()
+        o.levels = 7; o.leafSplats = 128
+        var pyramid = try LODBuilder.build(cloud, options: o)
+        let leaves = pyramid.leaves.count, levels = o.levels
+        #expect(leaves == 128)
+        let camera = Camera(width: 1280, height: 720, view: Matrix4.lookAt(eye: Vec3(0.3, 0.2, 2), target: .zero, up: Vec3(0, 1, 0)),
+                            projection: Matrix4.perspective(fovY: 0.8, aspect: 16 / 9, near: 0.01, far: 100))
+        var random = SeededRandom(seed: 29)
+        func uniform() -> Float { Float(random.next() % 10_000) / 10_000 }
+        for trial in 0..<40 {
+            // Rows that fall by uneven steps, with ties, flat runs and (every fifth leaf) a level
+            // that loses more than a coarser one: the hull must skip what is never chosen.
+            for i in 0..<leaves {
+                var row: [Float] = [0]
+                for k in 1..<levels {
+                    let step: Float = i % 7 == 0 ? 0.05 : (k % 3 == 0 && i % 2 == 0 ? 0 : 0.01 + uniform() * uniform())
+                    row.append(row.last! + step)
+                }
+                if i % 5 == 0 { row[2] = row[4] + 0.1 }
+                pyramid.leaves[i].levelErrors = LevelErrorTable(values: Array([[Float]](repeating: row, count: LevelErrorTable.sizes.count).joined()), levels: levels)
+            }
+            let sog = StreamedSOG.inMemory(pyramid, chunkSplats: 16_000, name: "wall")
+            let exact = LODSelector(sog), bisection = LODSelector(sog)
+            bisection.findsLambdaByBisection = true
+            let visible = (0..<leaves).map { i in i % 9 == trial % 9 ? 0 : Float([500, 2000, 2000, 7000][Int(random.next() % 4)]) }
+            let budget = 400 + Int(random.next() % 15_000)
+            exact.choose(camera: camera, budget: budget, forced: nil, visibleArea: visible)
+            bisection.choose(camera: camera, budget: budget, forced: nil, visibleArea: visible)
+            #expect(exact.wanted == bisection.wanted, "trial \(trial), budget \(budget)")
+            #expect(exact.bisections == 0, "trial \(trial): the breakpoints gave way to the bisection")
+            #expect(exact.wantedSplats <= budget || exact.wanted.indices.allSatisfy { exact.wanted[$0] == exact.coarsest($0) })
+        }
+    }
 }
