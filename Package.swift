@@ -133,7 +133,7 @@ let package = Package(
                           path: "Sources/WarpBench", swiftSettings: simdFlags),
 
         // Slow, obvious reference implementations and image comparison for tests.
-        .target(name: "TestSupport", dependencies: ["RenderCore", "ImageIO"], swiftSettings: simdFlags),
+        .target(name: "TestSupport", dependencies: ["RenderCore", "ImageIO", "Workers"], swiftSettings: simdFlags),
 
         .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore", "TestSupport"]),
         .testTarget(name: "JSONInputTests", dependencies: ["JSONInput"]),
@@ -155,7 +155,7 @@ let package = Package(
                     swiftSettings: simdFlags),
         .testTarget(name: "ReprojectionTests", dependencies: ["Reprojection", "Viewer", "SplatRender", "Procedural", "RenderCore", "TestSupport"],
                     swiftSettings: simdFlags),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "ImageIO", "Workers"]),
         .testTarget(name: "DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -61,35 +61,32 @@ public enum ModelImporterProcess {
         let err = (dir as NSString).appendingPathComponent("stderr.txt")
         _ = fm.createFile(atPath: err, contents: nil)
 
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: exe)
-        child.arguments = importer.arguments + ["--output", out, path]
-        child.standardInput = FileHandle.nullDevice
-        child.standardOutput = FileHandle.nullDevice
-        guard let errHandle = FileHandle(forWritingAtPath: err) else {
+        // posix_spawn (`ChildProcess`): Foundation's Process kept each one it ran alive.
+        let errFD = open(err, O_WRONLY | O_CLOEXEC)
+        guard errFD >= 0 else {
             throw SceneIOError.importFailed(file: name, reason: "cannot open the importer's error log in \(dir)")
         }
-        child.standardError = errHandle
-        let exited = Locked(false)
-        child.terminationHandler = { _ in exited.update { $0 = true } }
-        do { try child.run() } catch {
-            try? errHandle.close()
-            throw SceneIOError.importFailed(file: name, reason: "cannot start the importer \(exe): \(error.localizedDescription)")
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(exe, importer.arguments + ["--output", out, path], stdout: devNull >= 0 ? devNull : nil, stderr: errFD)
+        } catch {
+            close(errFD); if devNull >= 0 { close(devNull) }
+            throw SceneIOError.importFailed(file: name, reason: "cannot start the importer \(exe): \(String(describing: error))")
         }
-        try? errHandle.close()
-        if !exited.wait(until: { $0 }, timeout: timeLimit, { _, ended in ended }) {
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+        close(errFD); if devNull >= 0 { close(devNull) }
+        guard let ended = child.wait(timeout: timeLimit) else {
+            child.kill()
+            _ = child.wait()
             throw SceneIOError.importFailed(file: name, reason: "the importer (Assimp) took longer than \(String(format: "%g", timeLimit)) s and was stopped")
         }
         let lastError = (try? String(contentsOfFile: err, encoding: .utf8))?
             .split(whereSeparator: \.isNewline).last.map(String.init)
-        if child.terminationReason == .uncaughtSignal {
-            let signal = child.terminationStatus
+        if case .signaled(let signal) = ended {
             throw SceneIOError.importFailed(file: name, reason: "the importer (Assimp) crashed on this file (signal \(signal)\(signal == SIGKILL ? ", perhaps out of memory" : ""))")
         }
-        guard child.terminationStatus == 0 else {
-            throw SceneIOError.importFailed(file: name, reason: Self.stripFileName(lastError ?? "the importer exited with status \(child.terminationStatus)", path: path))
+        guard ended.status == 0 else {
+            throw SceneIOError.importFailed(file: name, reason: Self.stripFileName(lastError ?? "the importer exited with status \(ended.status)", path: path))
         }
         let size = (try? fm.attributesOfItem(atPath: out)[.size] as? Int) ?? nil
         guard let size, size <= outputLimit else {

@@ -1,4 +1,5 @@
 import Foundation
+import Workers
 
 /// Finds the built `splatframe` executable for end-to-end tests.
 public enum BinaryLocator {
@@ -68,29 +69,32 @@ public enum BinaryLocator {
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            timeLimit: Double? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.environment = hermetic(environment)
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        try p.run()
+        // posix_spawn, not Foundation's Process, which keeps every Process it ran alive (ChildProcess).
+        let outPipe = try ChildProcess.makePipe()
+        let errPipe: (read: Int32, write: Int32)
+        do { errPipe = try ChildProcess.makePipe() } catch { close(outPipe.read); close(outPipe.write); throw error }
+        defer { close(outPipe.read); close(errPipe.read) }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(executable, arguments, environment: hermetic(environment), stdout: outPipe.write, stderr: errPipe.write)
+        } catch {
+            close(outPipe.write); close(errPipe.write); throw error
+        }
+        close(outPipe.write); close(errPipe.write)
         let limit = timeLimit ?? defaultTimeLimit
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(limit, 1e9)) * 1e9)
-        let streams = readBoth(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor, until: deadline)
+        let streams = readBoth(outPipe.read, errPipe.read, until: deadline)
         // Both pipes closed: the command is ending (or has left a child holding neither).
-        var exited = streams.ended
-        while exited && p.isRunning {
-            if DispatchTime.now().uptimeNanoseconds >= deadline { exited = false } else { usleep(2000) }
-        }
+        let left = Double(deadline > DispatchTime.now().uptimeNanoseconds ? deadline - DispatchTime.now().uptimeNanoseconds : 0) / 1e9
+        let ended = streams.ended ? child.wait(timeout: left) : nil
         let stdout = String(decoding: streams.output[0], as: UTF8.self), stderr = String(decoding: streams.output[1], as: UTF8.self)
-        guard exited else {
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+        guard let ended else {
+            child.kill()
+            _ = child.wait()
             throw RunError.timedOut(command: ([(executable as NSString).lastPathComponent] + arguments).joined(separator: " "),
                                     seconds: limit, stderr: stderr)
         }
-        return (p.terminationStatus, stdout, stderr)
+        return (ended.status, stdout, stderr)
     }
 
     /// Reads `a` and `b` until both end or `deadline` (`DispatchTime` nanoseconds) passes, with

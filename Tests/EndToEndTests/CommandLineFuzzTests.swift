@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Workers
 
 /// A seeded black-box fuzz of the real binary's command line: every headless command with
 /// hostile values (NaN, ±inf, 1e300, 2^31, negatives, empty and malformed text, 0x0 and huge
@@ -117,27 +118,22 @@ struct FuzzRun: CustomStringConvertible {
         env["SPLATFRAME_RUN_MARKER"] = marker.path
         let errFile = scratch.appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = arguments
-        p.environment = env
-        p.currentDirectoryURL = scratch
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        guard let err = try? FileHandle(forWritingTo: errFile) else { return FuzzRun(status: nil, stderr: "cannot open \(errFile.path)") }
-        p.standardError = err
-        let done = DispatchSemaphore(value: 0)
-        p.terminationHandler = { _ in done.signal() }
-        do { try p.run() } catch { return FuzzRun(status: nil, stderr: "cannot start: \(error)") }
+        let errFD = open(errFile.path, O_WRONLY | O_CLOEXEC)
+        guard errFD >= 0 else { return FuzzRun(status: nil, stderr: "cannot open \(errFile.path)") }
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(errFD); if devNull >= 0 { close(devNull) } }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(binary, arguments, environment: env, stdout: devNull >= 0 ? devNull : nil, stderr: errFD,
+                                           currentDirectory: scratch.path)
+        } catch { return FuzzRun(status: nil, stderr: "cannot start: \(error)") }
         var run = FuzzRun()
-        if done.wait(timeout: .now() + 120 * TestData.timeScale) == .timedOut {
+        if let end = child.wait(timeout: 120 * TestData.timeScale) {
+            if case .signaled(let s) = end { run.signal = s } else { run.status = end.status }
+        } else {
             run.hung = true
-            p.terminate()
-            done.wait()
-        }
-        try? err.close()
-        if !run.hung {
-            if p.terminationReason == .uncaughtSignal { run.signal = p.terminationStatus } else { run.status = p.terminationStatus }
+            child.kill()
+            _ = child.wait()
         }
         // Foundation's file reading leaks its buffer here under LeakSanitizer (Scripts/lsan.supp).
         run.stderr = String(decoding: FileManager.default.contents(atPath: errFile.path) ?? Data(), as: UTF8.self)

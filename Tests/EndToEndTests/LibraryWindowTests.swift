@@ -57,7 +57,7 @@ struct LibraryWindowTests {
         #expect(back, "the grid did not come back after Esc: \(w.stderr)")
         _ = try w.windowID()
         let log = try w.finish()
-        #expect(w.process.terminationStatus == 0, "\(log)")
+        #expect(w.process.wait()?.status == 0, "\(log)")
     }
 
     @Test func theLKeyShowsTheLibraryInAnyWindow() throws {
@@ -81,7 +81,7 @@ struct LibraryWindowTests {
         _ = try w.xdotool(["key", "End", "Return"])
         #expect(w.waitFor(60) { w.stderr.contains("opened \(blob)") }, "\(w.stderr)")
         let log = try w.finish()
-        #expect(w.process.terminationStatus == 0, "\(log)")
+        #expect(w.process.wait()?.status == 0, "\(log)")
     }
 
     /// The window showing the scene: the one not titled as the grid (when the scene has a window

@@ -5,12 +5,12 @@ import ImageIO
 import RenderCore
 import TestSupport
 import Testing
+import Workers
 
 /// A running window process on an Xvfb server, with its stderr captured.
 final class RunningWindow: @unchecked Sendable {
     let server: XvfbServer
-    let process = Process()
-    private let errPipe = Pipe()
+    let process: ChildProcess
     let environment: [String: String]
     private let lock = NSLock()
     private var errText = ""
@@ -22,23 +22,28 @@ final class RunningWindow: @unchecked Sendable {
         env["DISPLAY"] = server.display
         for (k, v) in extra { env[k] = v }
         environment = BinaryLocator.hermetic(env)
-        process.executableURL = URL(fileURLWithPath: try #require(BinaryLocator.splatframe(), "build the package first"))
-        process.arguments = arguments
-        process.environment = environment
-        process.standardError = errPipe
-        process.standardOutput = FileHandle.nullDevice
-        errPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let d = h.availableData
-            guard !d.isEmpty else {
-                // End of file: the process (and every copy of its stderr) is gone; all it wrote is in.
-                h.readabilityHandler = nil
-                if let self { self.lock.lock(); self.errClosed = true; self.lock.unlock() }
-                return
+        let binary = try #require(BinaryLocator.splatframe(), "build the package first")
+        let err = try ChildProcess.makePipe()
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if devNull >= 0 { close(devNull) } }
+        do {
+            process = try ChildProcess.spawn(binary, arguments, environment: environment, stdout: devNull >= 0 ? devNull : nil, stderr: err.write)
+        } catch { close(err.read); close(err.write); throw error }
+        close(err.write)
+        // A thread reads stderr to its end: the process (and every copy of its stderr) is gone.
+        let reader = Thread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(err.read, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                guard let self else { continue }
+                self.lock.lock(); self.errText += String(decoding: buffer[0..<n], as: UTF8.self); self.lock.unlock()
             }
-            guard let self else { return }
-            self.lock.lock(); self.errText += String(decoding: d, as: UTF8.self); self.lock.unlock()
+            close(err.read)
+            if let self { self.lock.lock(); self.errClosed = true; self.lock.unlock() }
         }
-        try process.run()
+        reader.start()
     }
 
     /// What the window wrote on stderr so far.
@@ -67,7 +72,7 @@ final class RunningWindow: @unchecked Sendable {
         waitFor(seconds) { ((try? self.xdotool(["getwindowname", id])) ?? "").contains(" fps") }
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) }; process.waitUntilExit() }
+    deinit { process.kill(); _ = process.wait() }
 
     func xdotool(_ args: [String]) throws -> String {
         let tool = try #require(WindowTests.which("xdotool"), "xdotool is missing: `make test` installs it")
@@ -103,11 +108,10 @@ final class RunningWindow: @unchecked Sendable {
     func finish() throws -> String {
         if process.isRunning { _ = try? xdotool(["key", "q"]) }
         Wait.until(timeout: 60, poll: 0.05) { !self.process.isRunning }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.kill()
+        _ = process.wait()
         // Everything written before the exit is read once stderr reports its end.
         Wait.until(timeout: 10, poll: 0.01) { self.stderrClosed }
-        errPipe.fileHandleForReading.readabilityHandler = nil
         return stderr
     }
 }

@@ -3,6 +3,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Workers
 
 /// An Xvfb server for one test (killed on deinit). Xvfb picks a free display number itself
 /// (-displayfd) and reports it once it accepts connections, so servers started at once by
@@ -10,19 +11,21 @@ import Testing
 /// for a running server.
 final class XvfbServer {
     let display: String
-    private let process = Process()
+    private let process: ChildProcess
 
     init() throws {
         let xvfb = try #require(WindowTests.which("Xvfb"), "Xvfb is missing: `make test` installs xvfb")
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = ["-displayfd", "1", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let out = try ChildProcess.makePipe()
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { if devNull >= 0 { close(devNull) } }
+        do {
+            process = try ChildProcess.spawn(xvfb, ["-displayfd", "1", "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+                                             stdout: out.write, stderr: devNull >= 0 ? devNull : nil)
+        } catch { close(out.read); close(out.write); throw error }
+        close(out.write)
         // Its first line is the display number; end of file: it exited. The generous deadline
         // only catches a server that never starts.
-        let reader = out.fileHandleForReading
+        let reader = FileHandle(fileDescriptor: out.read, closeOnDealloc: true)
         let line = Wait.returns(within: 120) { () -> String in
             var text = ""
             while !text.contains("\n") {
@@ -34,15 +37,15 @@ final class XvfbServer {
         }
         let reported = ((try? line?.get()) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard let n = Int(reported) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.kill()
+            _ = process.wait()
             throw XvfbError.didNotStart(reported)
         }
         display = ":\(n)"
     }
 
-    /// The test runner blocks SIGTERM in its children, so the server is stopped with SIGKILL.
-    deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    /// Stopped with SIGKILL (it has nothing to save).
+    deinit { process.kill(); _ = process.wait() }
 
     /// Runs the window command to completion (it must stop by itself: pass --frames).
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
