@@ -17,6 +17,7 @@ import RenderCore
 public enum LatencyTraceFile {
     static let magic = "# splatframe latency trace 1"
     static let columns = "read_time,lead,sample_time,publish_time,x,y,z,confidence,present"
+    static let columnNames = columns.split(separator: ",").map(String.init)
 
     /// The CSV text of `trace`.
     public static func text(_ trace: LatencyTrace) -> String {
@@ -95,7 +96,7 @@ public enum LatencyTraceFile {
                 throw bad("read_time and lead are required")
             }
             if let last = trace!.reads.last, time < last.time { throw bad("read_time \(time) goes back in time") }
-            let sampleFields = try (2...7).map { try number($0, columns.split(separator: ",")[$0].description) }
+            let sampleFields = try (2...7).map { try number($0, columnNames[$0]) }
             var sample: PoseSample?
             if sampleFields.allSatisfy({ $0 != nil }) {
                 let s = sampleFields.map { $0! }

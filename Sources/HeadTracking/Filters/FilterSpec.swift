@@ -137,15 +137,22 @@ public struct PositionFilter: Sendable {
             let f = OneEuroFilter(minCutoff: m, beta: b, dCutoff: d)
             impl = .oneEuro(f, f, f)
         case let .kalman(n, g, i):
-            var side = KalmanFilter(measurementNoise: n, stillNoise: 1e-5, speedGain: g, innovationGain: i, maxLead: 0.1)
-            side.restTime = 0
+            let side = Self.sideKalman(noise: n, speedGain: g, innovationGain: i)
             impl = .kalman(side, side, Self.depthKalman(noise: n, speedGain: g, innovationGain: i))
         case let .kalmanAcceleration(n, j, g):
-            var steady = KalmanFilter(measurementNoise: n, stillNoise: 1e-5, speedGain: 3, innovationGain: KalmanFilter.defaultInnovationGain, maxLead: 0.1)
-            steady.restTime = 0
-            let f = AccelerationKalmanFilter(measurementNoise: n, jerkNoise: j, gate: g, steady: steady, maxLead: 0.1)
+            let f = AccelerationKalmanFilter(measurementNoise: n, jerkNoise: j, gate: g, steady: Self.sideKalman(noise: n), maxLead: 0.1)
             impl = .acceleration(f, f, Self.depthKalman(noise: n))
         }
+    }
+
+    /// The sideways and vertical constant-velocity filter: `kalman`'s x and y, and what
+    /// `kalmanAcceleration` leaves a still or slow head to. Its velocity never decays (see
+    /// `depthKalman`).
+    private static func sideKalman(noise n: Double, speedGain g: Double = 3,
+                                   innovationGain i: Double = KalmanFilter.defaultInnovationGain) -> KalmanFilter {
+        var f = KalmanFilter(measurementNoise: n, stillNoise: 1e-5, speedGain: g, innovationGain: i, maxLead: 0.1)
+        f.restTime = 0
+        return f
     }
 
     /// The depth axis of both Kalman specs: constant velocity, `KalmanFilter.depthNoiseRatio`
