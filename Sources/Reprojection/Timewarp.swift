@@ -48,13 +48,15 @@ public final class Timewarp {
     let pool: WorkerPool<Timewarp>
     var stage = WarpStage.idle
     let nextItem = Atomic<Int>(0)
-    /// Per source row: (least positive finite depth, greatest finite depth, has +inf, has finite).
+    /// Per source row, per block of `WarpKernel.blockColumns` columns: (least positive finite
+    /// depth, greatest finite depth, has +inf, has finite).
     let rowDepths = ScratchBuffer<SIMD4<Float>>()
     /// The source's depth as the warp uses it (see `RowDepthWork.dilate`).
     let warpDepth = ScratchBuffer<Float>()
     /// Per source row, bits of finite and of infinite depth (`RowDepthWork`).
     let finiteBits = ScratchBuffer<UInt64>(), infiniteBits = ScratchBuffer<UInt64>()
-    /// Per source row: the first and last target row it can land in (first > last: none).
+    /// Per source row, per block: the first and last target row it can land in (first > last:
+    /// none).
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
     /// Per band: holes found.
     let bandHoles = ScratchBuffer<Int>()
@@ -115,13 +117,14 @@ public final class Timewarp {
             source = frame
         }
         sourceCamera = camera
-        rowDepths.reserve(frame.height)
-        rowTargets.reserve(frame.height)
+        let blocks = WarpKernel.blocks(width: frame.width)
+        rowDepths.reserve(frame.height * blocks)
+        rowTargets.reserve(frame.height * blocks)
         warpDepth.reserve(frame.pixelCount)
         let words = (frame.width + 63) / 64
         finiteBits.reserve(words * frame.height); infiniteBits.reserve(words * frame.height)
         let work = RowDepthWork(depth: frame.depth, width: frame.width, height: frame.height, warpDepth: warpDepth.base,
-                                out: rowDepths.base, finiteBits: finiteBits.base, infiniteBits: infiniteBits.base, words: words)
+                                out: rowDepths.base, blocks: blocks, finiteBits: finiteBits.base, infiniteBits: infiniteBits.base, words: words)
         run(.rowDepths(work))
         run(.dilate(work))
     }
@@ -146,6 +149,7 @@ public final class Timewarp {
         offsets.reserve(target.pixelCount)
         let work = BandWork(source: source.color, sourceDepth: warpDepth.base, sourceWidth: source.width,
                             sourceHeight: source.height, rowTargets: rowTargets.base,
+                            blocks: WarpKernel.blocks(width: source.width),
                             target: target.color, targetDepth: target.depth, width: target.width, height: target.height,
                             mapping: mapping, bandRows: rows, bands: bands, holes: bandHoles.base, offsets: offsets.base,
                             reached: reachedBits.base, groupsPerRow: groups,
@@ -164,34 +168,39 @@ public final class Timewarp {
         return stats
     }
 
-    /// Each source row's range of target rows, from its depth range: for a fixed depth the
-    /// target row is monotonic along the row, and for a fixed column monotonic in the depth, so
-    /// the extremes lie at the corners (first and last column × least and greatest depth, and
-    /// +inf); a corner at or behind the target eye makes the range the whole target.
+    /// Each source row block's range of target rows, from its depth range: for a fixed depth
+    /// the target row is monotonic along the row, and for a fixed column monotonic in the
+    /// depth, so the extremes lie at the corners (the block's first and last column × least and
+    /// greatest depth, and +inf); a corner at or behind the target eye makes the range the
+    /// whole target.
     private func boundTargetRows(_ m: WarpMapping, sourceWidth: Int, sourceHeight: Int, targetHeight: Int) {
-        let last = Int32(targetHeight - 1)
+        let last = Int32(targetHeight - 1), blocks = WarpKernel.blocks(width: sourceWidth)
         for j in 0..<sourceHeight {
-            let r = rowDepths[j]
-            var lo = Float.infinity, hi = -Float.infinity, whole = false
-            for corner in 0..<6 {
-                let i = corner & 1 == 0 ? 0 : sourceWidth - 1
-                let depth: Float
-                switch corner >> 1 {
-                case 0: guard r.w > 0 else { continue }; depth = r.x
-                case 1: guard r.w > 0 else { continue }; depth = r.y
-                default: guard r.z > 0 else { continue }; depth = .infinity
+            for block in 0..<blocks {
+                let r = rowDepths[j * blocks + block]
+                let first = block * WarpKernel.blockColumns, lastColumn = min(sourceWidth, first + WarpKernel.blockColumns) - 1
+                var lo = Float.infinity, hi = -Float.infinity, whole = false
+                for corner in 0..<6 {
+                    let i = corner & 1 == 0 ? first : lastColumn
+                    let depth: Float
+                    switch corner >> 1 {
+                    case 0: guard r.w > 0 else { continue }; depth = r.x
+                    case 1: guard r.w > 0 else { continue }; depth = r.y
+                    default: guard r.z > 0 else { continue }; depth = .infinity
+                    }
+                    let t = m.homogeneous(column: i, row: j, depth: depth)
+                    guard t.z > WarpKernel.nearestDepth else { whole = true; break }
+                    let y = t.y / t.z
+                    lo = min(lo, y); hi = max(hi, y)
                 }
-                let t = m.homogeneous(column: i, row: j, depth: depth)
-                guard t.z > WarpKernel.nearestDepth else { whole = true; break }
-                let y = t.y / t.z
-                lo = min(lo, y); hi = max(hi, y)
-            }
-            if whole {
-                rowTargets[j] = SIMD2(0, last)
-            } else if lo > hi || !(lo < Float(targetHeight) + 1) || !(hi > -1) {
-                rowTargets[j] = SIMD2(1, 0)
-            } else {
-                rowTargets[j] = SIMD2(Int32(max(-1, lo.rounded(.down) - 1)), Int32(min(Float(last) + 1, hi.rounded(.down) + 1)))
+                let k = j * blocks + block
+                if whole {
+                    rowTargets[k] = SIMD2(0, last)
+                } else if lo > hi || !(lo < Float(targetHeight) + 1) || !(hi > -1) {
+                    rowTargets[k] = SIMD2(1, 0)
+                } else {
+                    rowTargets[k] = SIMD2(Int32(max(-1, lo.rounded(.down) - 1)), Int32(min(Float(last) + 1, hi.rounded(.down) + 1)))
+                }
             }
         }
     }

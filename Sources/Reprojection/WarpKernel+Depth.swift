@@ -1,5 +1,5 @@
 // WarpKernel+Depth — `setSource`'s work: the depth the warp uses (the source's, with splat rims
-// given their object's depth) and each source row's depth range.
+// given their object's depth) and the depth range of each block of a source row.
 
 /// The two stages of `setSource`, row by row: `measure` (every row), then `dilate` (every row,
 /// once all are measured: it reads the rows around it).
@@ -8,8 +8,10 @@ struct RowDepthWork {
     let width: Int, height: Int
     /// The warp's depth, `width`×`height`.
     let warpDepth: UnsafeMutablePointer<Float>
-    /// Per row: (least and greatest positive finite depth, has +inf, has a finite depth).
+    /// Per row, per block of `WarpKernel.blockColumns` columns (`blocks` a row): (least and
+    /// greatest positive finite depth, has +inf, has a finite depth).
     let out: UnsafeMutablePointer<SIMD4<Float>>
+    let blocks: Int
     /// Per row, `words` 64-bit words: bit x set where the depth is finite, resp. +inf.
     let finiteBits: UnsafeMutablePointer<UInt64>, infiniteBits: UnsafeMutablePointer<UInt64>
     let words: Int
@@ -17,35 +19,41 @@ struct RowDepthWork {
     /// How far (pixels) finite depth spreads into infinite depth.
     static let reach = 3
 
-    /// Row `j`: copied to the warp's depth, its finite and infinite pixels as bits, its range.
+    /// Row `j`: copied to the warp's depth, its finite and infinite pixels as bits, its blocks'
+    /// ranges.
     func measure(row j: Int) {
         let p = depth + j &* width
         (warpDepth + j &* width).update(from: p, count: width)
         let fb = finiteBits + j &* words, ib = infiniteBits + j &* words
         fb.update(repeating: 0, count: words); ib.update(repeating: 0, count: words)
         let inf = SIMD8<Float>(repeating: .infinity), zero = SIMD8<Float>(repeating: 0)
-        var lo = inf, hi = zero
-        var i = 0
-        while i &+ 8 <= width {
-            let d = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
-            let finite = (d .> zero) .& (d .< inf)
-            lo.replace(with: d, where: finite .& (d .< lo))
-            hi.replace(with: d, where: finite .& (d .> hi))
-            fb[i &>> 6] |= UInt64(BandWork.laneBits(finite)) << UInt64(i & 63)
-            ib[i &>> 6] |= UInt64(BandWork.laneBits(d .== inf)) << UInt64(i & 63)
-            i &+= 8
-        }
-        var l = lo.min(), h = hi.max()
-        while i < width {
-            let d = p[i]
-            if d == .infinity { ib[i &>> 6] |= 1 << UInt64(i & 63) } else if d > 0 {
-                l = min(l, d); h = max(h, d); fb[i &>> 6] |= 1 << UInt64(i & 63)
+        for block in 0..<blocks {
+            let c0 = block &* WarpKernel.blockColumns, c1 = min(width, c0 &+ WarpKernel.blockColumns)
+            var lo = inf, hi = zero, anyInfinite: UInt32 = 0
+            var i = c0
+            while i &+ 8 <= c1 {
+                let d = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
+                let finite = (d .> zero) .& (d .< inf)
+                lo.replace(with: d, where: finite .& (d .< lo))
+                hi.replace(with: d, where: finite .& (d .> hi))
+                fb[i &>> 6] |= UInt64(BandWork.laneBits(finite)) << UInt64(i & 63)
+                let infinite = BandWork.laneBits(d .== inf)
+                ib[i &>> 6] |= UInt64(infinite) << UInt64(i & 63)
+                anyInfinite |= infinite
+                i &+= 8
             }
-            i &+= 1
+            var l = lo.min(), h = hi.max()
+            while i < c1 {
+                let d = p[i]
+                if d == .infinity {
+                    ib[i &>> 6] |= 1 << UInt64(i & 63); anyInfinite = 1
+                } else if d > 0 {
+                    l = min(l, d); h = max(h, d); fb[i &>> 6] |= 1 << UInt64(i & 63)
+                }
+                i &+= 1
+            }
+            out[j &* blocks &+ block] = SIMD4(l, h, anyInfinite != 0 ? 1 : 0, h > 0 ? 1 : 0)
         }
-        var anyInfinite: UInt64 = 0
-        for w in 0..<words { anyInfinite |= ib[w] }
-        out[j] = SIMD4(l, h, anyInfinite != 0 ? 1 : 0, h > 0 ? 1 : 0)
     }
 
     /// Row `j` of the warp's depth: a pixel of infinite depth within `reach` pixels (straight
@@ -58,8 +66,10 @@ struct RowDepthWork {
     /// colour). Bit masks find the few such pixels: a row far from any finite depth costs a
     /// few word operations.
     func dilate(row j: Int) {
-        guard out[j].z > 0 else { return }
-        var r = out[j]
+        let ranges = out + j &* blocks
+        var anyInfinite = false
+        for block in 0..<blocks where ranges[block].z > 0 { anyInfinite = true; break }
+        guard anyInfinite else { return }
         let fb = finiteBits + j &* words
         for w in 0..<words {
             let f = fb[w], prev = w > 0 ? fb[w &- 1] : 0, next = w &+ 1 < words ? fb[w &+ 1] : 0
@@ -76,11 +86,13 @@ struct RowDepthWork {
                 candidates &= candidates &- 1
                 if let d = nearestFinite(x, j) {
                     warpDepth[j &* width &+ x] = d
+                    let block = x / WarpKernel.blockColumns
+                    var r = ranges[block]
                     r.x = min(r.x, d); r.y = max(r.y, d); r.w = 1
+                    ranges[block] = r
                 }
             }
         }
-        out[j] = r
     }
 
     /// The nearest finite source depth straight up, down, left or right of (x, y) within

@@ -1,5 +1,5 @@
-// WarpKernel — the warp's per-pixel work: a source row's depth range, and the forward warp of
-// source rows into one band of target rows (8 source pixels per SIMD vector, a conditional
+// WarpKernel — the warp's per-pixel work: the forward warp of the source row blocks that can
+// land in one band of target rows into it (8 source pixels per SIMD vector, a conditional
 // scalar write of the pixel's index, depth and sub-pixel offset per pixel that lands in the band).
 import RenderCore
 #if arch(x86_64)
@@ -16,6 +16,13 @@ enum WarpKernel {
     /// (Kernels copy these into locals: a static `SIMD8` is a lazy global, a `swift_once` call
     /// per use in a loop.)
     static let magic: Float = 8_388_608
+    /// Source columns per block: each block of a source row has its own depth range, and so its
+    /// own range of target rows; a band skips the blocks that cannot reach it (a multiple of 64,
+    /// the depth bit masks' word).
+    static let blockColumns = 128
+
+    /// Blocks in a source row `width` pixels wide.
+    static func blocks(width: Int) -> Int { (width + blockColumns - 1) / blockColumns }
 }
 
 /// One warp's shared inputs, and the work on one band of target rows.
@@ -23,7 +30,10 @@ struct BandWork {
     let source: UnsafeMutablePointer<UInt32>
     let sourceDepth: UnsafeMutablePointer<Float>
     let sourceWidth: Int, sourceHeight: Int
+    /// Per source row, per block: the target rows it can reach (first > last: none).
     let rowTargets: UnsafeMutablePointer<SIMD2<Int32>>
+    /// Blocks per source row.
+    let blocks: Int
     let target: UnsafeMutablePointer<UInt32>
     let targetDepth: UnsafeMutablePointer<Float>
     let width: Int, height: Int
@@ -41,22 +51,33 @@ struct BandWork {
     /// The target camera's background, packed (for a row no source pixel reached).
     let background: UInt32
 
-    /// Forward-warps every source row that can land in band `b` into it: the band's depth
+    /// Forward-warps every source row block that can land in band `b` into it (runs of such
+    /// blocks in one call, in raster order): the band's depth
     /// starts as NaN (a hole), and a source pixel's index and depth are written where its
     /// depth is less than the pixel's (or the pixel is still a hole); then `resolve` turns the
     /// indices into colours.
     func scatter(band b: Int) {
         let y0 = b &* bandRows, y1 = min(height, y0 &+ bandRows)
         (targetDepth + y0 &* width).update(repeating: .nan, count: (y1 &- y0) &* width)
+        let lo = Int32(truncatingIfNeeded: y1), hi = Int32(truncatingIfNeeded: y0)
         for j in 0..<sourceHeight {
-            let r = rowTargets[j]
-            if Int(r.x) < y1 && Int(r.y) >= y0 { scatter(row: j, from: y0, to: y1) }
+            let targets = rowTargets + j &* blocks
+            var block = 0
+            while block < blocks {
+                let r = targets[block]
+                guard r.x < lo && r.y >= hi else { block &+= 1; continue }
+                var end = block &+ 1
+                while end < blocks && targets[end].x < lo && targets[end].y >= hi { end &+= 1 }
+                scatter(row: j, columns: block &* WarpKernel.blockColumns, min(sourceWidth, end &* WarpKernel.blockColumns),
+                        from: y0, to: y1)
+                block = end
+            }
         }
         resolve(band: b)
     }
 
     @inline(__always)
-    private func scatter(row j: Int, from y0: Int, to y1: Int) {
+    private func scatter(row j: Int, columns c0: Int, _ c1: Int, from y0: Int, to y1: Int) {
         let m = mapping
         let base = m.origin + m.perRow * Float(j)
         let bx = SIMD8<Float>(repeating: base.x), by = SIMD8<Float>(repeating: base.y), bw = SIMD8<Float>(repeating: base.z)
@@ -78,14 +99,14 @@ struct BandWork {
         let maxY = SIMD8<Float>(repeating: max(0, Float(sourceHeight) - 1 - 1 / 256))
         let fj = SIMD8<Float>(repeating: Float(j)), row256 = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: j &* 256))
         let srcDepth = sourceDepth + rowOffset
-        var i0 = 0
-        while i0 < sourceWidth {
+        var i0 = c0
+        while i0 < c1 {
             var d: SIMD8<Float>
-            if i0 &+ 8 <= sourceWidth {
+            if i0 &+ 8 <= c1 {
                 d = UnsafeRawPointer(srcDepth + i0).loadUnaligned(as: SIMD8<Float>.self)
             } else {
                 d = SIMD8(repeating: .nan)
-                for k in 0..<(sourceWidth &- i0) { d[k] = srcDepth[i0 &+ k] }
+                for k in 0..<(c1 &- i0) { d[k] = srcDepth[i0 &+ k] }
             }
             let fi = lanes + Float(i0)
             let columns256 = (laneInts &+ Int32(truncatingIfNeeded: i0)) &* 256

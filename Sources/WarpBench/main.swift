@@ -3,7 +3,8 @@
 //   quality  PSNR of warped and stale frames against true renders, 0.5–3 cm eye moves
 //   depth    what making splats write their depth costs the renderer (the window skips it)
 //   sh       how stale view-dependent (SH) colour is after a small move
-// Usage: warpbench [timing|quality|depth|sh]… [--runs N] [--threads N] [--save DIR]   (default: all four)
+// Usage: warpbench [timing|quality|depth|sh]… [--runs N] [--threads N] [--band-rows N] [--save DIR]
+//        (default: all four sections)
 // (--save writes the quality section's truth, warped and stale pictures as PNG.)
 import Foundation
 import ImageIO
@@ -18,7 +19,7 @@ func option(_ name: String, _ fallback: Int) -> Int {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
     return v
 }
-let runs = option("--runs", 200), threads = option("--threads", 2)
+let runs = option("--runs", 200), threads = option("--threads", 2), bandRows = option("--band-rows", Timewarp(threads: 1).bandRows)
 let saveDirectory = arguments.firstIndex(of: "--save").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 let sections = arguments.filter { ["timing", "quality", "depth", "sh"].contains($0) }
 func wants(_ s: String) -> Bool { sections.isEmpty || sections.contains(s) }
@@ -60,6 +61,7 @@ print("warpbench: \(width)×\(height), \(threads) threads, screen 0.6×0.34 m, e
 
 if wants("timing") {
     let warp = Timewarp(threads: threads), single = Timewarp(threads: 1)
+    warp.bandRows = bandRows; single.bandRows = bandRows
     let target = Framebuffer(width: width, height: height)
     for (name, scene) in scenes {
         let source = render(scene, at: eye, context: context)
