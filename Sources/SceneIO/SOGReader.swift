@@ -17,6 +17,8 @@
 // Contract: memory is bounded by `Limits` whatever the input says — `count` must fit the
 // images, images must fit `maxTexels`, ZIP entries and files must fit their byte caps — and
 // every failure is a one-line `SceneIOError` naming the container, the member and the problem.
+// The per-attribute decoding works on a run of splats (`decodePositions` … `decodeSH`) and is
+// shared with `SOGSplatStream`, which reads the same SOGs in bounded memory: the same floats.
 import Foundation
 import RenderCore
 
@@ -133,49 +135,28 @@ enum SOGReader {
     static func decode(_ meta: SOGMeta, from c: some SOGContainer, variant: String, metaBytes: Int?,
                        limits: Limits, progress: SceneLoadProgress?) throws -> ReadResult {
         let file = c.file, n = meta.count
-        guard n <= limits.maxTexels else {
-            throw SceneIOError.badEntry(file: file, entry: meta.version == 2 ? "meta.json count" : "meta.json means.shape[0]",
-                                        expected: "at most \(limits.maxTexels) splats (the texels one image may hold)", found: "\(n)")
-        }
+        try checkCount(meta, file: file, limits: limits)
         var elements: [SceneInfo.Element] = []
         var bytesRead = 0
         let steps = meta.sh == nil ? 4 : 5
         progress?(0, steps)
         /// Reads and decodes one image, checked to hold `minTexels`.
         func image(_ name: String, minTexels: Int, role: String) throws -> WebPImage {
-            let data = try c.read(name, cap: limits.maxEntryBytes)
-            bytesRead += data.count
-            let img = try data.withUnsafeBytes {
-                try WebPImage(decoding: $0, minTexels: minTexels, maxTexels: limits.maxTexels, file: file, entry: name)
-            }
+            let (img, bytes) = try readImage(name, from: c, minTexels: minTexels, limits: limits)
+            bytesRead += bytes
             elements.append(SceneInfo.Element(name: name, count: img.texels, properties: ["\(img.width)×\(img.height) RGBA", role]))
             return img
         }
+        let tables = Tables(meta, file: file)
 
         // Positions: 16 bits per axis over two images, then the inverse log transform.
         var positions = [Vec3](repeating: .zero, count: n)
         do {
             let lo = try image(meta.meansLower, minTexels: n, role: "position low bytes")
             let hi = try image(meta.meansUpper, minTexels: n, role: "position high bytes")
-            let mins = meta.meansMins
-            var span = meta.meansMaxs - mins
-            for a in 0..<3 where span[a] == 0 { span[a] = 1 }
-            try lo.rgba.withUnsafeBufferPointer { l in
-                try hi.rgba.withUnsafeBufferPointer { h in
-                    for i in 0..<n {
-                        var p = Vec3.zero
-                        for a in 0..<3 {
-                            let v = Double(UInt16(l[i * 4 + a]) | UInt16(h[i * 4 + a]) << 8)
-                            let t = mins[a] + span[a] * v / 65535
-                            let e = expm1(abs(t))
-                            p[a] = Float(t < 0 ? -e : e)
-                        }
-                        guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
-                            throw SceneIOError.badEntry(file: file, entry: meta.meansLower, expected: "finite positions (means.mins/maxs too large)",
-                                                        found: "splat \(i) at (\(p.x), \(p.y), \(p.z))")
-                        }
-                        positions[i] = p
-                    }
+            try lo.rgba.withUnsafeBytes { l in
+                try hi.rgba.withUnsafeBytes { h in
+                    try positions.withUnsafeMutableBufferPointer { try decodePositions(tables, low: l, high: h, first: 0, into: $0) }
                 }
             }
         }
@@ -185,22 +166,7 @@ enum SOGReader {
         var rotations = [Quaternion](repeating: Quaternion(w: 1, x: 0, y: 0, z: 0), count: n)
         do {
             let q = try image(meta.quatsFile, minTexels: n, role: "rotation smallest-three")
-            let invSqrt2 = Float(0.5).squareRoot()
-            q.rgba.withUnsafeBufferPointer { b in
-                for i in 0..<n {
-                    let tag = b[i * 4 + 3]
-                    guard tag >= 252 else { continue }       // not 252…255: identity
-                    let largest = Int(tag - 252)
-                    var c = SIMD4<Float>.zero                 // w, x, y, z
-                    var k = 0, sum: Float = 0
-                    for slot in 0..<4 where slot != largest {
-                        let v = (Float(b[i * 4 + k]) / 255 * 2 - 1) * invSqrt2
-                        c[slot] = v; sum += v * v; k += 1
-                    }
-                    c[largest] = max(0, 1 - sum).squareRoot()
-                    rotations[i] = Quaternion(w: c[0], x: c[1], y: c[2], z: c[3]).normalized
-                }
-            }
+            q.rgba.withUnsafeBytes { b in rotations.withUnsafeMutableBufferPointer { decodeRotations(b, into: $0) } }
         }
         progress?(2, steps)
 
@@ -208,12 +174,7 @@ enum SOGReader {
         var scales = [Vec3](repeating: .zero, count: n)
         do {
             let s = try image(meta.scalesFile, minTexels: n, role: meta.version == 2 ? "log-scale codebook indices" : "log-scale lerp")
-            let table = lookupTables(meta.scales, channels: 3)
-            s.rgba.withUnsafeBufferPointer { b in
-                for i in 0..<n {
-                    scales[i] = Vec3(expf(table[0][Int(b[i * 4])]), expf(table[1][Int(b[i * 4 + 1])]), expf(table[2][Int(b[i * 4 + 2])]))
-                }
-            }
+            s.rgba.withUnsafeBytes { b in scales.withUnsafeMutableBufferPointer { decodeScales(tables, b, into: $0) } }
         }
         progress?(3, steps)
 
@@ -222,14 +183,8 @@ enum SOGReader {
         var opacities = [Float](repeating: 0, count: n)
         do {
             let s = try image(meta.sh0File, minTexels: n, role: meta.version == 2 ? "DC codebook indices, opacity" : "DC lerp, opacity logit lerp")
-            let table = lookupTables(meta.sh0, channels: 4)
-            // v2: alpha is the opacity (already through the sigmoid); v1: a logit lerp.
-            let alpha: [Float] = meta.version == 2 ? (0..<256).map { Float($0) / 255 } : table[3].map { 1 / (1 + expf(-$0)) }
-            s.rgba.withUnsafeBufferPointer { b in
-                for i in 0..<n {
-                    dc[i] = Vec3(table[0][Int(b[i * 4])], table[1][Int(b[i * 4 + 1])], table[2][Int(b[i * 4 + 2])])
-                    opacities[i] = alpha[Int(b[i * 4 + 3])]
-                }
+            s.rgba.withUnsafeBytes { b in
+                dc.withUnsafeMutableBufferPointer { d in opacities.withUnsafeMutableBufferPointer { decodeColors(tables, b, dc: d, opacities: $0) } }
             }
         }
 
@@ -238,42 +193,11 @@ enum SOGReader {
         var shRest: [Float] = []
         if let sh = meta.sh {
             progress?(4, steps)
-            let centroids = try image(sh.centroidsFile, minTexels: 1, role: "SH palette (64 entries per row)")
-            let bands: Int
-            if let b = sh.bands { bands = b } else {
-                guard let b = [192: 1, 512: 2, 960: 3][centroids.width] else {
-                    throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of 192, 512 or 960 (SH bands 1, 2, 3)",
-                                                found: "width \(centroids.width)")
-                }
-                bands = b
-            }
-            let coeffs = SplatCloud.restCount(degree: bands)
-            guard centroids.width == 64 * coeffs else {
-                throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of \(64 * coeffs) (64 entries × \(coeffs) coefficients)",
-                                            found: "width \(centroids.width)")
-            }
+            let palette = try Palette(sh, centroids: try image(sh.centroidsFile, minTexels: 1, role: "SH palette (64 entries per row)"), file: file)
             let labels = try image(sh.labelsFile, minTexels: n, role: "SH palette labels")
-            // Labels at or beyond the palette (or the rows the image holds) give zero coefficients.
-            let palette = min(sh.paletteCount ?? Int.max, 64 * centroids.height)
-            let table = lookupTables(sh.values, channels: 1)[0]
-            degree = bands
-            shRest = [Float](repeating: 0, count: n * coeffs * 3)
-            let width = centroids.width
-            labels.rgba.withUnsafeBufferPointer { l in
-                centroids.rgba.withUnsafeBufferPointer { cen in
-                    shRest.withUnsafeMutableBufferPointer { out in
-                        for i in 0..<n {
-                            let label = Int(l[i * 4]) | Int(l[i * 4 + 1]) << 8
-                            guard label < palette else { continue }
-                            let rowStart = (label / 64) * width + (label % 64) * coeffs
-                            for j in 0..<coeffs {
-                                let t = (rowStart + j) * 4, o = (i * coeffs + j) * 3
-                                out[o] = table[Int(cen[t])]; out[o + 1] = table[Int(cen[t + 1])]; out[o + 2] = table[Int(cen[t + 2])]
-                            }
-                        }
-                    }
-                }
-            }
+            degree = palette.bands
+            shRest = [Float](repeating: 0, count: n * palette.coeffs * 3)
+            labels.rgba.withUnsafeBytes { l in shRest.withUnsafeMutableBufferPointer { decodeSH(palette, labels: l, into: $0) } }
         }
         progress?(steps, steps)
 
@@ -287,6 +211,163 @@ enum SOGReader {
                                 elements: [SceneInfo.Element(name: "splat", count: n, properties: props)] + elements)
         if let m = metaBytes { result.sourceBytes = m + bytesRead }
         return result
+    }
+
+    /// Refuses a count no image under `limits` can hold.
+    static func checkCount(_ meta: SOGMeta, file: String, limits: Limits) throws {
+        guard meta.count <= limits.maxTexels else {
+            throw SceneIOError.badEntry(file: file, entry: meta.version == 2 ? "meta.json count" : "meta.json means.shape[0]",
+                                        expected: "at most \(limits.maxTexels) splats (the texels one image may hold)", found: "\(meta.count)")
+        }
+    }
+
+    /// Reads member `name` of `c` and decodes it, checked to hold `minTexels`; also the member's size in bytes.
+    static func readImage(_ name: String, from c: some SOGContainer, minTexels: Int, limits: Limits) throws -> (WebPImage, Int) {
+        let data = try c.read(name, cap: limits.maxEntryBytes)
+        let img = try data.withUnsafeBytes {
+            try WebPImage(decoding: $0, minTexels: minTexels, maxTexels: limits.maxTexels, file: c.file, entry: name)
+        }
+        return (img, data.count)
+    }
+
+    // MARK: - Decoding a run of splats (shared with SOGSplatStream)
+    // Each function decodes `out.count` splats from RGBA texel bytes (4 a splat) whose first texel
+    // is the run's first splat: the whole reader passes whole images, the stream a block's texels.
+
+    /// What `meta.json` says about turning texel bytes into attributes, as tables built once.
+    struct Tables {
+        /// The container and the low position image (for errors).
+        let file: String, meansLower: String
+        /// Position bounds in log space; a zero span counts as 1.
+        let mins: SIMD3<Double>, span: SIMD3<Double>
+        /// Per channel: 256 log-scales, 256 DC values (v1: 4 channels, the last unused here).
+        let scale: [[Float]], dc: [[Float]]
+        /// Opacity per sh0 alpha byte: v2 A/255, v1 the sigmoid of the logit lerp.
+        let alpha: [Float]
+
+        init(_ meta: SOGMeta, file: String) {
+            self.file = file; meansLower = meta.meansLower
+            mins = meta.meansMins
+            var span = meta.meansMaxs - meta.meansMins
+            for a in 0..<3 where span[a] == 0 { span[a] = 1 }
+            self.span = span
+            scale = SOGReader.lookupTables(meta.scales, channels: 3)
+            dc = SOGReader.lookupTables(meta.sh0, channels: 4)
+            // v2: alpha is the opacity (already through the sigmoid); v1: a logit lerp.
+            alpha = meta.version == 2 ? (0..<256).map { Float($0) / 255 } : dc[3].map { 1 / (1 + expf(-$0)) }
+        }
+    }
+
+    /// The SH palette: the centroid image (small: 64 entries a row) and its value table.
+    struct Palette {
+        /// SH bands 1…3 and rest coefficients per channel.
+        let bands: Int, coeffs: Int
+        /// Centroid image width in texels; labels at or beyond `entries` give zero coefficients.
+        let width: Int, entries: Int
+        let rgba: [UInt8]
+        let table: [Float]
+
+        /// Checks the centroid image against the bands `sh` names (v1: its width says them).
+        init(_ sh: SOGMeta.SH, centroids: WebPImage, file: String) throws {
+            if let b = sh.bands { bands = b } else {
+                guard let b = [192: 1, 512: 2, 960: 3][centroids.width] else {
+                    throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of 192, 512 or 960 (SH bands 1, 2, 3)",
+                                                found: "width \(centroids.width)")
+                }
+                bands = b
+            }
+            coeffs = SplatCloud.restCount(degree: bands)
+            guard centroids.width == 64 * coeffs else {
+                throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of \(64 * coeffs) (64 entries × \(coeffs) coefficients)",
+                                            found: "width \(centroids.width)")
+            }
+            // Labels at or beyond the palette (or the rows the image holds) give zero coefficients.
+            entries = min(sh.paletteCount ?? Int.max, 64 * centroids.height)
+            table = SOGReader.lookupTables(sh.values, channels: 1)[0]
+            width = centroids.width
+            rgba = centroids.rgba
+        }
+    }
+
+    /// Centres from the low and high position bytes; `first` is the run's first splat (for errors).
+    /// - Throws: `SceneIOError.badEntry` for a centre that is not finite.
+    static func decodePositions(_ t: Tables, low l: UnsafeRawBufferPointer, high h: UnsafeRawBufferPointer, first: Int,
+                                into out: UnsafeMutableBufferPointer<Vec3>) throws {
+        precondition(l.count >= out.count * 4 && h.count >= out.count * 4, "SOG texels shorter than the run")
+        for i in 0..<out.count {
+            var p = Vec3.zero
+            for a in 0..<3 {
+                let v = Double(UInt16(l[i * 4 + a]) | UInt16(h[i * 4 + a]) << 8)
+                let s = t.mins[a] + t.span[a] * v / 65535
+                let e = expm1(abs(s))
+                p[a] = Float(s < 0 ? -e : e)
+            }
+            guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
+                throw SceneIOError.badEntry(file: t.file, entry: t.meansLower, expected: "finite positions (means.mins/maxs too large)",
+                                            found: "splat \(first + i) at (\(p.x), \(p.y), \(p.z))")
+            }
+            out[i] = p
+        }
+    }
+
+    /// Rotations: smallest three, the largest component's index in the alpha byte (252…255;
+    /// anything else is the identity).
+    static func decodeRotations(_ b: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<Quaternion>) {
+        precondition(b.count >= out.count * 4, "SOG texels shorter than the run")
+        let invSqrt2 = Float(0.5).squareRoot()
+        for i in 0..<out.count {
+            let tag = b[i * 4 + 3]
+            guard tag >= 252 else { out[i] = Quaternion(w: 1, x: 0, y: 0, z: 0); continue }       // not 252…255: identity
+            let largest = Int(tag - 252)
+            var c = SIMD4<Float>.zero                 // w, x, y, z
+            var k = 0, sum: Float = 0
+            for slot in 0..<4 where slot != largest {
+                let v = (Float(b[i * 4 + k]) / 255 * 2 - 1) * invSqrt2
+                c[slot] = v; sum += v * v; k += 1
+            }
+            c[largest] = max(0, 1 - sum).squareRoot()
+            out[i] = Quaternion(w: c[0], x: c[1], y: c[2], z: c[3]).normalized
+        }
+    }
+
+    /// Scales: exp of the log-scale each byte stands for.
+    static func decodeScales(_ t: Tables, _ b: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<Vec3>) {
+        precondition(b.count >= out.count * 4, "SOG texels shorter than the run")
+        let table = t.scale
+        for i in 0..<out.count {
+            out[i] = Vec3(expf(table[0][Int(b[i * 4])]), expf(table[1][Int(b[i * 4 + 1])]), expf(table[2][Int(b[i * 4 + 2])]))
+        }
+    }
+
+    /// DC colour (RGB bytes) and opacity (the alpha byte).
+    static func decodeColors(_ t: Tables, _ b: UnsafeRawBufferPointer, dc: UnsafeMutableBufferPointer<Vec3>, opacities: UnsafeMutableBufferPointer<Float>) {
+        precondition(b.count >= dc.count * 4 && opacities.count == dc.count, "SOG texels shorter than the run")
+        let table = t.dc, alpha = t.alpha
+        for i in 0..<dc.count {
+            dc[i] = Vec3(table[0][Int(b[i * 4])], table[1][Int(b[i * 4 + 1])], table[2][Int(b[i * 4 + 2])])
+            opacities[i] = alpha[Int(b[i * 4 + 3])]
+        }
+    }
+
+    /// Higher-order SH through the palette: `out` holds `coeffs · 3` floats a splat (channel
+    /// innermost); a label beyond the palette gives zeros.
+    static func decodeSH(_ p: Palette, labels l: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<Float>) {
+        let coeffs = p.coeffs, width = p.width, table = p.table, n = out.count / (coeffs * 3)
+        precondition(out.count == n * coeffs * 3 && l.count >= n * 4, "SOG texels shorter than the run")
+        p.rgba.withUnsafeBufferPointer { cen in
+            for i in 0..<n {
+                let label = Int(l[i * 4]) | Int(l[i * 4 + 1]) << 8
+                guard label < p.entries else {
+                    for o in (i * coeffs * 3)..<((i + 1) * coeffs * 3) { out[o] = 0 }
+                    continue
+                }
+                let rowStart = (label / 64) * width + (label % 64) * coeffs
+                for j in 0..<coeffs {
+                    let t = (rowStart + j) * 4, o = (i * coeffs + j) * 3
+                    out[o] = table[Int(cen[t])]; out[o + 1] = table[Int(cen[t + 1])]; out[o + 2] = table[Int(cen[t + 2])]
+                }
+            }
+        }
     }
 
     /// Per-channel 256-entry tables: codebook entries (shared by every channel) or the v1 lerp

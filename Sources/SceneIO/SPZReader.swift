@@ -8,6 +8,9 @@
 // records (`SPZExtensions`): an SPZ_ADOBE_coordinate_system record replaces RUB as the stored frame
 // (Y-up frames always; Z-up frames only without SH and only the four on whose axes the reference
 // agrees with the names, else a one-line error); unknown records are skipped with a warning.
+// The checks before decoding (header, sizes, v4 table of contents, frame) and the per-splat
+// decoding (`decode(_:splats:…)`, over a run of splats) are shared with `SPZSplatStream`, which
+// reads the same files in bounded memory: both give the same floats, bit for bit.
 import Foundation
 import RenderCore
 
@@ -25,11 +28,15 @@ enum SPZReader {
         var hasExtensions: Bool { flags & 0x2 != 0 }
         /// SH coefficients per channel stored in the file.
         var fileRest: Int { (degree + 1) * (degree + 1) - 1 }
+        /// Bytes per splat of the attribute blocks in file order: positions, alphas, colours,
+        /// scales, rotations, SH.
+        var bytesPerSplat: [Int] { [9, 1, 3, 3, version >= 3 ? 4 : 3, fileRest * 3] }
         /// Sizes of the attribute blocks in file order: positions, alphas, colours, scales, rotations, SH.
-        var blockSizes: [Int] {
-            [count * 9, count, count * 3, count * 3, count * (version >= 3 ? 4 : 3), count * fileRest * 3]
-        }
+        var blockSizes: [Int] { bytesPerSplat.map { count * $0 } }
     }
+
+    /// The attribute blocks' names, in file order (for messages).
+    static let blockNames = ["positions", "alphas", "colours", "scales", "rotations", "SH"]
 
     /// Most bytes of extension records read after the SH block of a gzip (v2/v3) stream.
     static let maxTrailingExtensionBytes = 1 << 20
@@ -48,10 +55,7 @@ enum SPZReader {
             let head = try Decompress.gunzip(view.bytes, limit: 16, file: file)
             guard head.count == 16 else { throw SceneIOError.truncated(file: file, offset: view.count, expected: "a 16-byte NGSP header inside the gzip stream") }
             header = try head.withUnsafeBytes { try parseHeader(ByteView(bytes: $0, file: file), gzip: true) }
-            let total = try payloadSize(header, file: file)
-            guard total <= view.count * Decompress.maxGzipRatio + 4096 else {
-                throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count a \(view.count)-byte gzip file can hold", found: "\(header.count) points")
-            }
+            let total = try gzipPayloadSize(header, fileBytes: view.count, file: file)
             progress?(0, view.count)
             let limit = 16 + total + (header.hasExtensions ? maxTrailingExtensionBytes : 0)
             payload = try Decompress.gunzip(view.bytes, limit: limit, file: file)
@@ -83,18 +87,7 @@ enum SPZReader {
             }
         }
         progress?(view.count / 2, view.count)
-        let frame = ext.coordinateSystem ?? .rub
-        guard !frame.isAmbiguous else {
-            throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,
-                                        expected: "an SPZ_ADOBE_coordinate_system other than LFD, RFD, LBU, RBU (nianticlabs/spz turns those as LBU, RBU, LFD, RFD)",
-                                        found: frame.name)
-        }
-        let map = frame.toRDF
-        guard let signs = map.shSigns(restCount: header.fileRest) ?? (header.degree == 0 ? [] : nil) else {
-            throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,
-                                        expected: "a Y-up SPZ_ADOBE_coordinate_system when SH bands are present (SH rotation between Y-up and Z-up is not supported)",
-                                        found: "\(frame.name) with SH degree \(header.degree)")
-        }
+        let (frame, map, signs) = try storedFrame(ext, header, file: file)
         let cloud = try payload.withUnsafeBytes { try decode(ByteView(bytes: $0, file: file), base: base, header, map: map, shSigns: signs) }
         payload = []
         progress?(view.count, view.count)
@@ -127,15 +120,53 @@ enum SPZReader {
 
     /// Total payload bytes (checked arithmetic).
     static func payloadSize(_ h: Header, file: String) throws -> Int {
-        let per = 9 + 1 + 3 + 3 + (h.version >= 3 ? 4 : 3) + h.fileRest * 3
+        let per = h.bytesPerSplat.reduce(0, +)
         guard let t = SizeMath.mul(h.count, per) else {
             throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count that fits in memory", found: "\(h.count)")
         }
         return t
     }
 
-    /// Reads the v4 table of contents and decompresses each zstd stream into one payload.
-    static func readV4Streams(_ v: ByteView, _ h: Header) throws -> [UInt8] {
+    /// The payload size of a v2/v3 gzip file of `fileBytes` bytes, refused when no gzip stream
+    /// that size can inflate to it (a bomb, or a header lying about the point count).
+    static func gzipPayloadSize(_ h: Header, fileBytes: Int, file: String) throws -> Int {
+        let total = try payloadSize(h, file: file)
+        guard total <= fileBytes * Decompress.maxGzipRatio + 4096 else {
+            throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count a \(fileBytes)-byte gzip file can hold", found: "\(h.count) points")
+        }
+        return total
+    }
+
+    /// The frame the splats are stored in (RUB unless an extension record says otherwise), the map
+    /// from it to RDF and its sign per SH rest coefficient; refused for frames the reader cannot
+    /// take (see the file header).
+    static func storedFrame(_ ext: SPZExtensions, _ header: Header, file: String) throws -> (frame: SPZCoordinateSystem, map: SPZAxisMap, shSigns: [Float]) {
+        let frame = ext.coordinateSystem ?? .rub
+        guard !frame.isAmbiguous else {
+            throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,
+                                        expected: "an SPZ_ADOBE_coordinate_system other than LFD, RFD, LBU, RBU (nianticlabs/spz turns those as LBU, RBU, LFD, RFD)",
+                                        found: frame.name)
+        }
+        let map = frame.toRDF
+        guard let signs = map.shSigns(restCount: header.fileRest) ?? (header.degree == 0 ? [] : nil) else {
+            throw SceneIOError.badBytes(file: file, offset: ext.coordinateSystemOffset,
+                                        expected: "a Y-up SPZ_ADOBE_coordinate_system when SH bands are present (SH rotation between Y-up and Z-up is not supported)",
+                                        found: "\(frame.name) with SH degree \(header.degree)")
+        }
+        return (frame, map, signs)
+    }
+
+    /// One v4 stream: where its zstd bytes lie in the file and how many bytes they inflate to.
+    struct V4Stream {
+        /// File offset and length of the compressed bytes.
+        let offset: Int, compressed: Int
+        /// Bytes once decompressed (the attribute block's size).
+        let size: Int
+    }
+
+    /// The v4 table of contents, checked against the header and a file of `fileBytes` bytes.
+    /// `v` holds the file's first bytes, at least through the table (the whole file will do).
+    static func v4Streams(_ v: ByteView, _ h: Header, fileBytes: Int) throws -> [V4Stream] {
         let file = v.file
         try v.need(0, 32, "a 32-byte NGSP v4 header")
         let numStreams = Int(v.u8(15))
@@ -145,30 +176,41 @@ enum SPZReader {
             throw SceneIOError.badBytes(file: file, offset: 15, expected: "\(expected.count) streams for SH degree \(h.degree)", found: "\(numStreams)")
         }
         guard toc >= 32 else { throw SceneIOError.badBytes(file: file, offset: 16, expected: "a TOC offset ≥ 32", found: "\(toc)") }
-        guard toc <= v.count else { throw SceneIOError.truncated(file: file, offset: v.count, expected: "a table of \(numStreams) streams at byte \(toc)") }
+        guard toc <= fileBytes else { throw SceneIOError.truncated(file: file, offset: fileBytes, expected: "a table of \(numStreams) streams at byte \(toc)") }
         try v.need(toc, numStreams * 16, "a table of \(numStreams) streams")
         var o = toc + numStreams * 16
-        var payload: [UInt8] = []
         let total = try payloadSize(h, file: file)
-        guard total <= v.count * Decompress.maxZstdRatio + (1 << 20) else {
-            throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count a \(v.count)-byte file can hold", found: "\(h.count) points")
+        guard total <= fileBytes * Decompress.maxZstdRatio + (1 << 20) else {
+            throw SceneIOError.tooLarge(file: file, offset: 8, expected: "a point count a \(fileBytes)-byte file can hold", found: "\(h.count) points")
         }
-        payload.reserveCapacity(total)
+        var streams: [V4Stream] = []
         for s in 0..<numStreams {
             let e = toc + s * 16
             let comp = v.u64(e), raw = v.u64(e + 8)
             guard raw == UInt64(expected[s]) else {
                 throw SceneIOError.badBytes(file: file, offset: e + 8, expected: "stream \(s) of \(expected[s]) bytes", found: "\(raw)")
             }
-            guard comp <= UInt64(v.count - o) else {
+            guard comp <= UInt64(fileBytes - o) else {
                 throw SceneIOError.truncated(file: file, offset: o, expected: "stream \(s) of \(comp) compressed bytes")
             }
             let c = Int(comp)
             guard expected[s] <= c * Decompress.maxZstdRatio + (1 << 20) else {
                 throw SceneIOError.tooLarge(file: file, offset: e, expected: "at most \(Decompress.maxZstdRatio)× expansion", found: "\(c) → \(expected[s]) bytes")
             }
-            payload += try Decompress.zstd(UnsafeRawBufferPointer(rebasing: v.bytes[o..<(o + c)]), size: expected[s], file: file, offset: o)
+            streams.append(V4Stream(offset: o, compressed: c, size: expected[s]))
             o += c
+        }
+        return streams
+    }
+
+    /// Reads the v4 table of contents and decompresses each zstd stream into one payload.
+    static func readV4Streams(_ v: ByteView, _ h: Header) throws -> [UInt8] {
+        let streams = try v4Streams(v, h, fileBytes: v.count)
+        var payload: [UInt8] = []
+        payload.reserveCapacity(try payloadSize(h, file: v.file))
+        for s in streams {
+            payload += try Decompress.zstd(UnsafeRawBufferPointer(rebasing: v.bytes[s.offset..<(s.offset + s.compressed)]),
+                                           size: s.size, file: v.file, offset: s.offset)
         }
         return payload
     }
@@ -177,33 +219,48 @@ enum SPZReader {
     /// frame (RDF): `map` takes stored coordinates to RDF, `shSigns` holds its sign per rest
     /// coefficient (3DGS order). Every SH coefficient is kept, degree 4 included.
     static func decode(_ p: ByteView, base: Int, _ h: Header, map: SPZAxisMap, shSigns: [Float]) throws -> SplatCloud {
-        let n = h.count
-        var starts: [Int] = []
+        let total = h.blockSizes.reduce(0, +)
+        try p.need(base, total, "\(total) bytes of splat data")
+        var blocks: [ByteView] = []
         var o = base
-        for s in h.blockSizes { starts.append(o); o += s }
-        try p.need(base, o - base, "\(o - base) bytes of splat data")
+        for s in h.blockSizes {
+            blocks.append(ByteView(bytes: UnsafeRawBufferPointer(rebasing: p.bytes[o..<(o + s)]), file: p.file))
+            o += s
+        }
         var cloud = SplatCloud(shDegree: h.degree)
-        cloud.reserveCapacity(n)
+        cloud.reserveCapacity(h.count)
+        decode(blocks, splats: h.count, h, map: map, shSigns: shSigns, into: &cloud)
+        return cloud
+    }
+
+    /// Decodes `n` splats from their slices of the attribute blocks — `blocks[k]` holds block k's
+    /// bytes (`Header.bytesPerSplat[k]` per splat) from the run's first splat on, in file order —
+    /// and appends them to `cloud` in the PLY frame (RDF). The whole-file reader passes whole
+    /// blocks, `SPZSplatStream` a block's slices: the same code gives the same floats.
+    /// - Precondition: each slice holds `n` splats' bytes.
+    static func decode(_ blocks: [ByteView], splats n: Int, _ h: Header, map: SPZAxisMap, shSigns: [Float], into cloud: inout SplatCloud) {
+        precondition(blocks.count == 6 && zip(blocks, h.bytesPerSplat).allSatisfy { $0.count >= n * $1 }, "SPZ blocks shorter than the run")
+        let (pos, alpha, color, scale, rot, shBlock) = (blocks[0], blocks[1], blocks[2], blocks[3], blocks[4], blocks[5])
         let kept = SplatCloud.restCount(degree: h.degree)
         var rest = [Float](repeating: 0, count: kept * 3)
         let fixed = Float(1 << h.fractionalBits)
         let half = Float(0.5).squareRoot()
         for i in 0..<n {
-            var pos = Vec3.zero
+            var p = Vec3.zero
             for a in 0..<3 {
-                let b = starts[0] + (i * 3 + a) * 3
-                var raw = Int32(p.u8(b)) | Int32(p.u8(b + 1)) << 8 | Int32(p.u8(b + 2)) << 16
+                let b = (i * 3 + a) * 3
+                var raw = Int32(pos.u8(b)) | Int32(pos.u8(b + 1)) << 8 | Int32(pos.u8(b + 2)) << 16
                 if raw & 0x80_0000 != 0 { raw |= -0x100_0000 }       // sign-extend 24 bits
-                pos[a] = Float(raw) / fixed
+                p[a] = Float(raw) / fixed
             }
-            let opacity = Float(p.u8(starts[1] + i)) / 255
-            let cb = starts[2] + i * 3
-            let dc = (Vec3(Float(p.u8(cb)), Float(p.u8(cb + 1)), Float(p.u8(cb + 2))) / 255 - 0.5) / colorScale
-            let sb = starts[3] + i * 3
-            let scale = Vec3(expf(Float(p.u8(sb)) / 16 - 10), expf(Float(p.u8(sb + 1)) / 16 - 10), expf(Float(p.u8(sb + 2)) / 16 - 10))
+            let opacity = Float(alpha.u8(i)) / 255
+            let cb = i * 3
+            let dc = (Vec3(Float(color.u8(cb)), Float(color.u8(cb + 1)), Float(color.u8(cb + 2))) / 255 - 0.5) / colorScale
+            let sb = i * 3
+            let s = Vec3(expf(Float(scale.u8(sb)) / 16 - 10), expf(Float(scale.u8(sb + 1)) / 16 - 10), expf(Float(scale.u8(sb + 2)) / 16 - 10))
             var q: SIMD4<Float>                                       // x, y, z, w
             if h.version >= 3 {
-                var comp = p.u32(starts[4] + i * 4)
+                var comp = rot.u32(i * 4)
                 let largest = Int(comp >> 30)
                 q = .zero
                 var sumSq: Float = 0
@@ -216,21 +273,20 @@ enum SPZReader {
                 }
                 q[largest] = max(0, 1 - sumSq).squareRoot()
             } else {
-                let rb = starts[4] + i * 3
-                let xyz = Vec3(Float(p.u8(rb)), Float(p.u8(rb + 1)), Float(p.u8(rb + 2))) / 127.5 - 1
+                let rb = i * 3
+                let xyz = Vec3(Float(rot.u8(rb)), Float(rot.u8(rb + 1)), Float(rot.u8(rb + 2))) / 127.5 - 1
                 q = SIMD4(xyz.x, xyz.y, xyz.z, max(0, 1 - xyz.dot(xyz)).squareRoot())
             }
             if kept > 0 {
-                let sh = starts[5] + i * kept * 3
+                let sh = i * kept * 3
                 for k in 0..<kept {
-                    for c in 0..<3 { rest[k * 3 + c] = (Float(p.u8(sh + k * 3 + c)) - 128) / 128 * shSigns[k] }
+                    for c in 0..<3 { rest[k * 3 + c] = (Float(shBlock.u8(sh + k * 3 + c)) - 128) / 128 * shSigns[k] }
                 }
             }
             // Stored frame → RDF (for RUB: position (x, −y, −z), quaternion (w, x, −y, −z)).
-            cloud.append(position: map.position(pos), scale: scale,
+            cloud.append(position: map.position(p), scale: s,
                          rotation: map.rotation(Quaternion(w: q.w, x: q.x, y: q.y, z: q.z)).normalized,
                          opacity: opacity, dc: dc, rest: rest)
         }
-        return cloud
     }
 }

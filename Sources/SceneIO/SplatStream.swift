@@ -1,11 +1,14 @@
 // SceneIO — SplatStream: a splat file read a block at a time, for builders that must not hold the
 // whole capture (SplatLOD's out-of-core build).
 // Contract: blocks come in file order and together hold exactly the splats `SceneFile.load`
-// reads, with bit-identical values. A binary little-endian 3DGS PLY whose attributes are float32
-// (the common case, any size) is read in bounded memory (`PLYSplatStream`); every other splat file
-// (PLY ASCII, big-endian or 2DGS, .splat, .ksplat, .spz, SOG, glTF) is read whole first and handed
-// out in blocks (`isBounded` false: the capture is held while it is read, then released as the
-// last block goes).
+// reads, with bit-identical values. Read in bounded memory (`isBounded`): a binary little-endian
+// 3DGS PLY whose attributes are float32 (the common case, any size: `PLYSplatStream`), an `.spz`
+// (v2/v3 gzip, uncompressed NGSP, v4 zstd: `SPZSplatStream`) and a SOG v1/v2 — a bundled `.sog`,
+// a folder holding `meta.json` or that `meta.json` (`SOGSplatStream`); the last two spool their
+// decompressed attributes to an unlinked temporary file (`SpooledColumns`). Every other splat file
+// (PLY ASCII, big-endian or 2DGS, .splat, .ksplat, a streamed SOG's lod-meta.json, glTF) is read
+// whole first and handed out in blocks (`isBounded` false: the capture is held while it is read,
+// then released as the last block goes).
 import Foundation
 import RenderCore
 
@@ -25,16 +28,35 @@ public protocol SplatStream: AnyObject {
 
 /// Opens splat files as streams.
 public enum SplatStreams {
-    /// The stream of `path`'s splats: `PLYSplatStream` when the file allows it, else the whole
+    /// The stream of `path`'s splats: `PLYSplatStream`, `SOGSplatStream` or `SPZSplatStream` when
+    /// the file is one they read (its format decided as `SceneFile` decides it), else the whole
     /// capture read by `SceneFile` and handed out in blocks.
     /// - Throws: `SceneIOError` as `SceneFile.load` does; `.unsupported` when the file holds no splats.
     public static func open(_ path: String, progress: SceneLoadProgress? = nil) throws -> any SplatStream {
         if let stream = try PLYSplatStream.open(path) { return stream }
+        if let stream = try SOGSplatStream.open(path, progress: progress) { return stream }
+        if format(of: path) == .spz { return try SPZSplatStream.open(path, progress: progress) }
         let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
         guard case .splats(let cloud) = scene else {
             throw SceneIOError.unsupported(file: path, reason: "a streamed SOG holds splats; this file holds \(info.kind)")
         }
         return WholeCloudStream(cloud, warnings: info.warnings)
+    }
+
+    /// Bytes of a file's start that `format(of:)` reads.
+    static let sniffBytes = 4096
+
+    /// The format `SceneFormat.detect` gives the file at `path` from its first `sniffBytes` bytes
+    /// (the rules that pick `.spz` and a SOG's `meta.json` need no more), or nil when the file
+    /// cannot be read (the whole-file reader then says why).
+    static func format(of path: String) -> SceneFormat? {
+        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: sniffBytes)
+        let got = head.withUnsafeMutableBytes { SpooledColumns.pread(fd, $0.baseAddress!, $0.count, at: 0) }
+        guard got >= 0 else { return nil }
+        return head.prefix(got).withUnsafeBytes { SceneFormat.detect($0, name: path) }
     }
 }
 

@@ -1,8 +1,9 @@
 // SplatLOD — OutOfCoreBuilder: a capture's level-of-detail tree built and written as a streamed
 // SOG in bounded memory, whatever the capture's size (`convert BIG.ply DIR/lod-meta.json`).
 //
-//   1. Read: the capture is read in blocks (`SplatStreams`: a binary 3DGS PLY in bounded memory;
-//      other formats are read whole, then released) into records on disk (`SplatRecords`).
+//   1. Read: the capture is read in blocks (`SplatStreams`: a binary 3DGS PLY, an .spz or a SOG
+//      in bounded memory; other formats are read whole, then released) into records on disk
+//      (`SplatRecords`).
 //   2. Partition: the records are split on disk exactly as `LODBuilder` splits them in memory
 //      (`DiskPartition`) until a part — a region — fits the memory bound's share.
 //   3. Regions, in tree order: each is read into memory and built by `LODBuilder` (it yields the

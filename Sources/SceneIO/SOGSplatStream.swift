@@ -1,0 +1,116 @@
+// SceneIO — SOGSplatStream: a PlayCanvas SOG (v1 or v2; a bundled `.sog`, a folder holding
+// `meta.json`, or the path of that `meta.json`) read a block of splats at a time in bounded memory.
+// A SOG keeps each attribute in a WebP image (texel i is splat i), and an image can only be
+// decoded whole: opening decodes the images one at a time, writes each one's first `count` texels
+// (RGBA, 4 bytes a splat) to a spool file as a column (`SpooledColumns`, unlinked) and lets the
+// image go; the SH centroid palette (64 entries a row: small) stays in memory. `next` reads each
+// column's slice for the block and decodes it with the whole-file reader's own functions
+// (`SOGReader.decodePositions` … `decodeSH`): the same floats. Checks, limits and errors are
+// `SOGReader`'s. A streamed SOG (`lod-meta.json`) is not read here.
+// Memory: one decoded image and its file while opening, then the palette and one block.
+import Foundation
+import RenderCore
+
+/// A SOG handed out in blocks (see the file header).
+public final class SOGSplatStream: SplatStream {
+    /// The texel columns: means_l, means_u, quats, scales, sh0, then the SH labels when present.
+    let columns: SpooledColumns
+    private let tables: SOGReader.Tables
+    private let palette: SOGReader.Palette?
+    private var row = 0
+    private var buffer: [UInt8] = []
+    public var count: Int { columns.count }
+    public var shDegree: Int { palette?.bands ?? 0 }
+    public var warnings: [String] { [] }
+    public var isBounded: Bool { true }
+
+    /// The stream of the SOG at `path`, or nil when the path is no plain SOG (`SceneFile` reads it
+    /// otherwise: another format, or a streamed SOG's `lod-meta.json` or its folder).
+    /// - Parameter progress: (images done, images) while the images are spooled.
+    /// - Throws: `SceneIOError` as `SceneFile.load` does for the same SOG; `.unwritable` when the
+    ///   spool cannot be written.
+    public static func open(_ path: String, progress: SceneLoadProgress? = nil) throws -> SOGSplatStream? {
+        let limits = SOGReader.Limits()
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
+        if isDir.boolValue {
+            // As `SOGReader.readFolder`: the folder's meta.json (a folder with lod-meta.json alone is a streamed SOG).
+            guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("meta.json")) else { return nil }
+            let folder = SOGFolder(file: path)
+            let meta = try SOGMeta.parse(try folder.read("meta.json", cap: limits.maxMetaBytes), file: path)
+            return try SOGSplatStream(meta, from: folder, limits: limits, progress: progress)
+        }
+        if SOGReader.isBundled(path: path) {
+            // As `SOGReader.readBundled(path:)`: entry by entry from the archive.
+            let zip = try SOGZip(path: path)
+            guard zip.contains("meta.json") else {
+                throw SceneIOError.badEntry(file: zip.file, entry: "meta.json",
+                                            expected: "a meta.json entry at the archive's root (a bundled SOG)", found: "no such entry")
+            }
+            let meta = try SOGMeta.parse(try zip.read("meta.json", cap: limits.maxMetaBytes), file: zip.file)
+            return try SOGSplatStream(meta, from: zip, limits: limits, progress: progress)
+        }
+        // The path of an unbundled SOG's meta.json, as `SceneFormat.detect` knows one (JSON in a
+        // file whose name ends in meta.json; not a `.sog` name, which must be a ZIP).
+        let name = (path as NSString).lastPathComponent
+        guard name.lowercased().hasSuffix("meta.json"), !StreamedSOG.isMetaName(name),
+              (path as NSString).pathExtension.lowercased() != "sog",
+              SplatStreams.format(of: path) == .sog else { return nil }
+        let dir = (path as NSString).deletingLastPathComponent
+        let folder = SOGFolder(file: dir.isEmpty ? "." : dir)
+        let meta = try SOGMeta.parse(try folder.read(name, cap: limits.maxMetaBytes), file: folder.file, entry: name)
+        return try SOGSplatStream(meta, from: folder, limits: limits, progress: progress)
+    }
+
+    /// Spools the images `meta` names, one decoded image at a time.
+    private init(_ meta: SOGMeta, from c: some SOGContainer, limits: SOGReader.Limits, progress: SceneLoadProgress?) throws {
+        let file = c.file, n = meta.count
+        try SOGReader.checkCount(meta, file: file, limits: limits)
+        var names = [meta.meansLower, meta.meansUpper, meta.quatsFile, meta.scalesFile, meta.sh0File]
+        if let sh = meta.sh { names.append(sh.labelsFile) }
+        let steps = names.count + (meta.sh == nil ? 0 : 1)
+        var done = 0
+        progress?(0, steps)
+        let columns = try SpooledColumns(file: file, count: n, columns: names.map { (name: $0, bytesPerSplat: 4) })
+        /// Decodes image `name`, appends its first `n` texels as the next column and lets it go.
+        func spool(_ name: String) throws {
+            let (image, _) = try SOGReader.readImage(name, from: c, minTexels: n, limits: limits)
+            try image.rgba.withUnsafeBytes { try columns.append(UnsafeRawBufferPointer(rebasing: $0[0..<(n * 4)])) }
+            done += 1
+            progress?(done, steps)
+        }
+        for name in names.prefix(5) { try spool(name) }
+        var palette: SOGReader.Palette?
+        if let sh = meta.sh {
+            // As the whole-file reader: the palette is read and checked before the labels.
+            let (centroids, _) = try SOGReader.readImage(sh.centroidsFile, from: c, minTexels: 1, limits: limits)
+            palette = try SOGReader.Palette(sh, centroids: centroids, file: file)
+            done += 1
+            progress?(done, steps)
+            try spool(sh.labelsFile)
+        }
+        self.columns = columns
+        self.palette = palette
+        tables = SOGReader.Tables(meta, file: file)
+    }
+
+    public func next(maxSplats: Int) throws -> SplatCloud? {
+        guard row < count else { return nil }
+        let n = min(count - row, max(1, maxSplats)), first = row
+        var positions = [Vec3](repeating: .zero, count: n), scales = [Vec3](repeating: .zero, count: n)
+        var rotations = [Quaternion](repeating: Quaternion(w: 1, x: 0, y: 0, z: 0), count: n)
+        var dc = [Vec3](repeating: .zero, count: n), opacities = [Float](repeating: 0, count: n)
+        var shRest = [Float](repeating: 0, count: n * (palette?.coeffs ?? 0) * 3)
+        let (tables, palette) = (self.tables, self.palette)
+        try columns.withSlices(splats: first..<(first + n), buffer: &buffer) { t in
+            try positions.withUnsafeMutableBufferPointer { try SOGReader.decodePositions(tables, low: t[0], high: t[1], first: first, into: $0) }
+            rotations.withUnsafeMutableBufferPointer { SOGReader.decodeRotations(t[2], into: $0) }
+            scales.withUnsafeMutableBufferPointer { SOGReader.decodeScales(tables, t[3], into: $0) }
+            dc.withUnsafeMutableBufferPointer { d in opacities.withUnsafeMutableBufferPointer { SOGReader.decodeColors(tables, t[4], dc: d, opacities: $0) } }
+            if let palette { shRest.withUnsafeMutableBufferPointer { SOGReader.decodeSH(palette, labels: t[5], into: $0) } }
+        }
+        row += n
+        return SplatCloud(positions: positions, scales: scales, rotations: rotations, opacities: opacities, dc: dc,
+                          shDegree: palette?.bands ?? 0, shRest: shRest)
+    }
+}
