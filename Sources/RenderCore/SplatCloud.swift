@@ -70,6 +70,13 @@ public struct SplatCloud: Sendable {
         if rest.count == n { shRest += rest } else { shRest += [Float](repeating: 0, count: n) }
     }
 
+    /// Appends every splat of `other` (of the same SH degree).
+    public mutating func append(contentsOf other: SplatCloud) {
+        precondition(other.shDegree == shDegree, "appending SH degree \(other.shDegree) to \(shDegree)")
+        positions += other.positions; scales += other.scales; rotations += other.rotations
+        opacities += other.opacities; dc += other.dc; shRest += other.shRest
+    }
+
     /// Base (view-independent) colour of splat i: `C0 * dc + 0.5`, unclamped.
     public func baseColor(_ i: Int) -> Vec3 { dc[i] * SplatCloud.shC0 + 0.5 }
 

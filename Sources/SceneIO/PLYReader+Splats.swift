@@ -58,13 +58,27 @@ extension PLYReader {
         let file = view.file
         let v = try vertexElement(h, file)
         let layout = try GaussianLayout(v, file: file)
+        let cols = try PLYBody.decode(h, view, wanted: ["vertex": splatPropertyNames(layout)], progress: progress)
+        guard let c = cols["vertex"] else { return SplatCloud(shDegree: layout.degree) }
+        return try referenceSplats(c, layout: layout, file: file)
+    }
+
+    /// The vertex properties a 3DGS splat is made of (`scale_2` may be missing: 2DGS).
+    static func splatPropertyNames(_ layout: GaussianLayout) -> Set<String> {
         var names: Set<String> = ["x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2",
                                   "rot_0", "rot_1", "rot_2", "rot_3"]
         for j in 0..<layout.fileRest { names.insert("f_rest_\(j)") }
-        let cols = try PLYBody.decode(h, view, wanted: ["vertex": names], progress: progress)
-        guard let c = cols["vertex"] else { return SplatCloud(shDegree: layout.degree) }
+        return names
+    }
+
+    /// The per-splat maths on decoded columns (`splatPropertyNames`): exp of the scales, sigmoid
+    /// of the opacity, normalised rotation, the kept rest coefficients. `rowNumber(i)` is the
+    /// file row of the columns' i-th row (for errors): the whole-file reader and `PLYRowStream`'s
+    /// blocks both come here.
+    static func referenceSplats(_ c: PLYColumns, layout: GaussianLayout, file: String,
+                                rowNumber: (Int) -> Int = { $0 }) throws -> SplatCloud {
         func col(_ s: String) -> [Double] { c.scalars[s] ?? [] }
-        let pos = try positions(c, file)
+        let pos = try positions(c, file, rowNumber: rowNumber)
         let dc0 = col("f_dc_0"), dc1 = col("f_dc_1"), dc2 = col("f_dc_2"), op = col("opacity")
         let s0 = col("scale_0"), s1 = col("scale_1"), s2 = col("scale_2")
         let r0 = col("rot_0"), r1 = col("rot_1"), r2 = col("rot_2"), r3 = col("rot_3")

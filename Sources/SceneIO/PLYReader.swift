@@ -67,13 +67,13 @@ enum PLYReader {
     }
 
     /// Positions from x/y/z columns; non-finite values are errors.
-    static func positions(_ c: PLYColumns, _ file: String) throws -> [Vec3] {
+    static func positions(_ c: PLYColumns, _ file: String, rowNumber: (Int) -> Int = { $0 }) throws -> [Vec3] {
         guard let x = c.scalars["x"], let y = c.scalars["y"], let z = c.scalars["z"] else { return [] }
         var out = [Vec3](); out.reserveCapacity(c.count)
         for i in 0..<c.count {
             let p = Vec3(Float(x[i]), Float(y[i]), Float(z[i]))
             guard p.x.isFinite, p.y.isFinite, p.z.isFinite else {
-                throw SceneIOError.badValue(file: file, element: "vertex", row: i, expected: "finite x y z", found: "\(x[i]) \(y[i]) \(z[i])")
+                throw SceneIOError.badValue(file: file, element: "vertex", row: rowNumber(i), expected: "finite x y z", found: "\(x[i]) \(y[i]) \(z[i])")
             }
             out.append(p)
         }

@@ -31,14 +31,22 @@ public final class SOGSplatStream: SplatStream {
     ///   spool cannot be written.
     public static func open(_ path: String, progress: SceneLoadProgress? = nil) throws -> SOGSplatStream? {
         let limits = SOGReader.Limits()
+        guard let (meta, container) = try locate(path, limits: limits) else { return nil }
+        return try SOGSplatStream(meta, from: container, limits: limits, progress: progress)
+    }
+
+    /// The `meta.json` of the plain SOG at `path` and the container of its images — a folder
+    /// holding `meta.json`, a bundled `.sog`, or the `meta.json` itself — as `SceneFile` finds
+    /// them; nil when the path is no plain SOG.
+    /// - Throws: `SceneIOError` when the SOG's archive or `meta.json` is bad.
+    static func locate(_ path: String, limits: SOGReader.Limits = SOGReader.Limits()) throws -> (SOGMeta, any SOGContainer)? {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return nil }
         if isDir.boolValue {
             // As `SOGReader.readFolder`: the folder's meta.json (a folder with lod-meta.json alone is a streamed SOG).
             guard FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent("meta.json")) else { return nil }
             let folder = SOGFolder(file: path)
-            let meta = try SOGMeta.parse(try folder.read("meta.json", cap: limits.maxMetaBytes), file: path)
-            return try SOGSplatStream(meta, from: folder, limits: limits, progress: progress)
+            return (try SOGMeta.parse(try folder.read("meta.json", cap: limits.maxMetaBytes), file: path), folder)
         }
         if SOGReader.isBundled(path: path) {
             // As `SOGReader.readBundled(path:)`: entry by entry from the archive.
@@ -47,8 +55,7 @@ public final class SOGSplatStream: SplatStream {
                 throw SceneIOError.badEntry(file: zip.file, entry: "meta.json",
                                             expected: "a meta.json entry at the archive's root (a bundled SOG)", found: "no such entry")
             }
-            let meta = try SOGMeta.parse(try zip.read("meta.json", cap: limits.maxMetaBytes), file: zip.file)
-            return try SOGSplatStream(meta, from: zip, limits: limits, progress: progress)
+            return (try SOGMeta.parse(try zip.read("meta.json", cap: limits.maxMetaBytes), file: zip.file), zip)
         }
         // The path of an unbundled SOG's meta.json, as `SceneFormat.detect` knows one (JSON in a
         // file whose name ends in meta.json; not a `.sog` name, which must be a ZIP).
@@ -58,8 +65,7 @@ public final class SOGSplatStream: SplatStream {
               SplatStreams.format(of: path) == .sog else { return nil }
         let dir = (path as NSString).deletingLastPathComponent
         let folder = SOGFolder(file: dir.isEmpty ? "." : dir)
-        let meta = try SOGMeta.parse(try folder.read(name, cap: limits.maxMetaBytes), file: folder.file, entry: name)
-        return try SOGSplatStream(meta, from: folder, limits: limits, progress: progress)
+        return (try SOGMeta.parse(try folder.read(name, cap: limits.maxMetaBytes), file: folder.file, entry: name), folder)
     }
 
     /// Spools the images `meta` names, one decoded image at a time.
@@ -96,20 +102,35 @@ public final class SOGSplatStream: SplatStream {
 
     public func next(maxSplats: Int) throws -> SplatCloud? {
         guard row < count else { return nil }
-        let n = min(count - row, max(1, maxSplats)), first = row
+        let n = min(count - row, max(1, maxSplats))
+        let cloud = try splats(row..<(row + n))
+        row += n
+        return cloud
+    }
+
+    /// Splats 0, step, 2·step…, a splat at a time from the spool, without disturbing `next`.
+    public func sample(step: Int) throws -> SplatCloud {
+        var out = SplatCloud(shDegree: shDegree)
+        out.reserveCapacity((count + max(1, step) - 1) / max(1, step))
+        for i in stride(from: 0, to: count, by: max(1, step)) { out.append(contentsOf: try splats(i..<(i + 1))) }
+        return out
+    }
+
+    /// The splats `range`, read from the spool and decoded.
+    private func splats(_ range: Range<Int>) throws -> SplatCloud {
+        let n = range.count, first = range.lowerBound
         var positions = [Vec3](repeating: .zero, count: n), scales = [Vec3](repeating: .zero, count: n)
         var rotations = [Quaternion](repeating: Quaternion(w: 1, x: 0, y: 0, z: 0), count: n)
         var dc = [Vec3](repeating: .zero, count: n), opacities = [Float](repeating: 0, count: n)
         var shRest = [Float](repeating: 0, count: n * (palette?.coeffs ?? 0) * 3)
         let (tables, palette) = (self.tables, self.palette)
-        try columns.withSlices(splats: first..<(first + n), buffer: &buffer) { t in
+        try columns.withSlices(splats: range, buffer: &buffer) { t in
             try positions.withUnsafeMutableBufferPointer { try SOGReader.decodePositions(tables, low: t[0], high: t[1], first: first, into: $0) }
             rotations.withUnsafeMutableBufferPointer { SOGReader.decodeRotations(t[2], into: $0) }
             scales.withUnsafeMutableBufferPointer { SOGReader.decodeScales(tables, t[3], into: $0) }
             dc.withUnsafeMutableBufferPointer { d in opacities.withUnsafeMutableBufferPointer { SOGReader.decodeColors(tables, t[4], dc: d, opacities: $0) } }
             if let palette { shRest.withUnsafeMutableBufferPointer { SOGReader.decodeSH(palette, labels: t[5], into: $0) } }
         }
-        row += n
         return SplatCloud(positions: positions, scales: scales, rotations: rotations, opacities: opacities, dc: dc,
                           shDegree: palette?.bands ?? 0, shRest: shRest)
     }

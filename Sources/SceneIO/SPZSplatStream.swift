@@ -136,12 +136,25 @@ public final class SPZSplatStream: SplatStream {
         let n = min(count - row, max(1, maxSplats))
         var cloud = SplatCloud(shDegree: header.degree)
         cloud.reserveCapacity(n)
-        let (h, map, signs, file) = (header, map, shSigns, columns.file)
-        try columns.withSlices(splats: row..<(row + n), buffer: &buffer) { slices in
-            SPZReader.decode(slices.map { ByteView(bytes: $0, file: file) }, splats: n, h, map: map, shSigns: signs, into: &cloud)
-        }
+        try append(row..<(row + n), to: &cloud)
         row += n
         return cloud
+    }
+
+    /// Splats 0, step, 2·step…, a splat at a time from the spool, without disturbing `next`.
+    public func sample(step: Int) throws -> SplatCloud {
+        var cloud = SplatCloud(shDegree: header.degree)
+        cloud.reserveCapacity((count + max(1, step) - 1) / max(1, step))
+        for i in stride(from: 0, to: count, by: max(1, step)) { try append(i..<(i + 1), to: &cloud) }
+        return cloud
+    }
+
+    /// Reads the splats `range` from the spool and decodes them onto `cloud`.
+    private func append(_ range: Range<Int>, to cloud: inout SplatCloud) throws {
+        let (h, map, signs, file) = (header, map, shSigns, columns.file)
+        try columns.withSlices(splats: range, buffer: &buffer) { slices in
+            SPZReader.decode(slices.map { ByteView(bytes: $0, file: file) }, splats: range.count, h, map: map, shSigns: signs, into: &cloud)
+        }
     }
 
     // MARK: - Views for the shared checks

@@ -1,14 +1,16 @@
 // SceneIO — SplatStream: a splat file read a block at a time, for builders that must not hold the
 // whole capture (SplatLOD's out-of-core build).
 // Contract: blocks come in file order and together hold exactly the splats `SceneFile.load`
-// reads, with bit-identical values. Read in bounded memory (`isBounded`): a binary little-endian
-// 3DGS PLY whose attributes are float32 (the common case, any size: `PLYSplatStream`), an `.spz`
-// (v2/v3 gzip, uncompressed NGSP, v4 zstd: `SPZSplatStream`) and a SOG v1/v2 — a bundled `.sog`,
-// a folder holding `meta.json` or that `meta.json` (`SOGSplatStream`); the last two spool their
-// decompressed attributes to an unlinked temporary file (`SpooledColumns`). Every other splat file
-// (PLY ASCII, big-endian or 2DGS, .splat, .ksplat, a streamed SOG's lod-meta.json, glTF) is read
-// whole first and handed out in blocks (`isBounded` false: the capture is held while it is read,
-// then released as the last block goes).
+// reads, with bit-identical values. Read in bounded memory (`isBounded`), whatever the size:
+// a binary little-endian float32 3DGS PLY (`PLYSplatStream`, the common case); any other 3DGS
+// PLY whose vertex element comes first without lists — ASCII, big-endian, other scalar types
+// (`PLYRowStream`); `.splat` (`SplatRecordStream`); `.spz` (v2/v3 gzip, uncompressed NGSP, v4
+// zstd: `SPZSplatStream`) and a SOG v1/v2 — a bundled `.sog`, a folder holding `meta.json` or
+// that `meta.json` (`SOGSplatStream`); the last two spool their decompressed attributes to an
+// unlinked temporary file (`SpooledColumns`). Every other splat file (2DGS PLY, .ksplat, a
+// streamed SOG's lod-meta.json, glTF) is read whole first and handed out in blocks (`isBounded`
+// false: the capture is held while it is read, then released as the last block goes).
+// `SplatStreams.probe` gives a capture's size from its header, before any stream spools.
 import Foundation
 import RenderCore
 
@@ -24,23 +26,35 @@ public protocol SplatStream: AnyObject {
     var isBounded: Bool { get }
     /// The next at most `maxSplats` splats; nil once every splat was given.
     func next(maxSplats: Int) throws -> SplatCloud?
+    /// About every `step`-th splat (exactly splats 0, step, 2·step… where splats can be reached
+    /// by index; an even spread through the file where they cannot: `PLYRowStream`'s ASCII),
+    /// without disturbing `next`: a coarse picture of a capture too large to hold.
+    func sample(step: Int) throws -> SplatCloud
 }
 
 /// Opens splat files as streams.
 public enum SplatStreams {
-    /// The stream of `path`'s splats: `PLYSplatStream`, `SOGSplatStream` or `SPZSplatStream` when
-    /// the file is one they read (its format decided as `SceneFile` decides it), else the whole
-    /// capture read by `SceneFile` and handed out in blocks.
+    /// The stream of `path`'s splats: its bounded stream (`openBounded`) when one reads it, else
+    /// the whole capture read by `SceneFile` and handed out in blocks.
     /// - Throws: `SceneIOError` as `SceneFile.load` does; `.unsupported` when the file holds no splats.
     public static func open(_ path: String, progress: SceneLoadProgress? = nil) throws -> any SplatStream {
-        if let stream = try PLYSplatStream.open(path) { return stream }
-        if let stream = try SOGSplatStream.open(path, progress: progress) { return stream }
-        if format(of: path) == .spz { return try SPZSplatStream.open(path, progress: progress) }
+        if let stream = try openBounded(path, progress: progress) { return stream }
         let (scene, info) = try SceneFile.loadWithInfo(path: path, progress: progress)
         guard case .splats(let cloud) = scene else {
             throw SceneIOError.unsupported(file: path, reason: "a streamed SOG holds splats; this file holds \(info.kind)")
         }
         return WholeCloudStream(cloud, warnings: info.warnings)
+    }
+
+    /// The bounded stream of `path` (see the file header), or nil when none reads it.
+    /// - Throws: `SceneIOError` as `SceneFile.load` does for the same file.
+    public static func openBounded(_ path: String, progress: SceneLoadProgress? = nil) throws -> (any SplatStream)? {
+        if let stream = try PLYSplatStream.open(path) { return stream }
+        if let stream = try SOGSplatStream.open(path, progress: progress) { return stream }
+        if format(of: path) == .spz { return try SPZSplatStream.open(path, progress: progress) }
+        if let stream = try PLYRowStream.open(path) { return stream }
+        if let stream = try SplatRecordStream.open(path) { return stream }
+        return nil
     }
 
     /// Bytes of a file's start that `format(of:)` reads.
@@ -86,5 +100,11 @@ public final class WholeCloudStream: SplatStream {
         given = end
         if given == count { cloud = nil }
         return block
+    }
+
+    /// Every `step`-th splat (empty once the last block was given and the capture released).
+    public func sample(step: Int) throws -> SplatCloud {
+        guard let c = cloud else { return SplatCloud(shDegree: shDegree) }
+        return c.subset(ranges: stride(from: 0, to: count, by: max(1, step)).map { $0..<($0 + 1) })
     }
 }

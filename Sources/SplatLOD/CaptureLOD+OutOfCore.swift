@@ -1,7 +1,7 @@
 // SplatLOD — CaptureLOD+OutOfCore: the tree of a plain capture too large to read whole and build
 // in memory within a bound (`LODOptions.maxMemoryBytes`): read in a stream and built out of core
-// into the cache (`LODCache.storeOutOfCore`), the capture never held. Only a binary 3DGS PLY is
-// read in bounded memory (`PLYSplatStream`); other files keep the in-memory way.
+// into the cache (`LODCache.storeOutOfCore`), the capture never held. Every file a bounded stream
+// reads (`SplatStreams.openBounded`: PLY, .splat, .spz, SOG) can; other files keep the in-memory way.
 import Foundation
 import RenderCore
 import SceneIO
@@ -11,19 +11,22 @@ extension CaptureLOD {
     /// A capture that must be built out of core: its stream (count and SH degree known from the
     /// header; nothing read yet).
     public struct TooLarge {
-        public let stream: PLYSplatStream
-        public var splats: Int { stream.count }
-        public var shDegree: Int { stream.shDegree }
+        /// The capture's file.
+        public let path: String
+        /// Its size, from its header (`SplatStreams.probe`).
+        public let size: SplatCaptureSize
+        public var splats: Int { size.splats }
+        public var shDegree: Int { size.shDegree }
     }
 
-    /// `path` opened as a stream when reading it whole and building its tree in memory would not
-    /// fit `maxMemory` bytes (`LODBuilder.estimatedPeakBytes`) and it can be read in a stream; nil
-    /// otherwise (it fits, or it is not a binary 3DGS PLY, or cannot be read: the whole-file
-    /// reader then decides and words any error).
+    /// `path`, when reading it whole and building its tree in memory would not fit `maxMemory`
+    /// bytes (`LODBuilder.estimatedPeakBytes`) and it can be read in a stream; nil otherwise (it
+    /// fits, or no bounded stream reads it, or it cannot be read: the whole-file reader then
+    /// decides and words any error). Only the header is read.
     public static func tooLarge(_ path: String, maxMemory: Int) -> TooLarge? {
-        guard let stream = try? PLYSplatStream.open(path),
-              !OutOfCoreBuilder.inMemoryFits(splats: stream.count, shDegree: stream.shDegree, maxMemory: maxMemory) else { return nil }
-        return TooLarge(stream: stream)
+        guard let size = SplatStreams.probe(path),
+              !OutOfCoreBuilder.inMemoryFits(splats: size.splats, shDegree: size.shDegree, maxMemory: maxMemory) else { return nil }
+        return TooLarge(path: path, size: size)
     }
 
     /// Splats of the subsample shown while `capture` is built: every `step`-th, at most `most`.
@@ -32,9 +35,13 @@ extension CaptureLOD {
     /// A coarse picture of `capture`: every `previewStep`-th splat (at most `most`), each widened
     /// by √step so that the sparser cloud still covers the surfaces the capture covers (splats sit
     /// on surfaces: a k-times sparser sampling leaves each k times the area).
+    /// - Throws: `SceneIOError` from reading; `.unsupported` when the file no longer opens as a stream.
     public static func preview(_ capture: TooLarge, most: Int) throws -> SplatCloud {
         let step = previewStep(splats: capture.splats, most: most)
-        var cloud = try capture.stream.sample(step: step)
+        guard let stream = try SplatStreams.openBounded(capture.path) else {
+            throw SceneIOError.unsupported(file: capture.path, reason: "the capture changed: it no longer reads as a stream")
+        }
+        var cloud = try stream.sample(step: step)
         let widen = Float(step).squareRoot()
         if step > 1 { for i in 0..<cloud.count { cloud.scales[i] *= widen } }
         return cloud

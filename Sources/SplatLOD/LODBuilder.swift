@@ -154,14 +154,6 @@ public enum LODBuilder {
     }
 }
 
-extension SplatCloud {
-    /// Appends every splat of `other` (same SH degree).
-    mutating func append(contentsOf other: SplatCloud) {
-        positions += other.positions; scales += other.scales; rotations += other.rotations
-        opacities += other.opacities; dc += other.dc; shRest += other.shRest
-    }
-}
-
 /// Hands memory the allocator holds free back to the system (glibc's `malloc_trim`, found at run
 /// time; nothing where it is absent): the leaves' small arrays, freed while their levels are
 /// concatenated, would otherwise stay resident beside the pyramid.

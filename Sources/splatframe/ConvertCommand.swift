@@ -75,11 +75,22 @@ struct ConvertCommand: ParsableCommand {
     /// Builds levels of detail for the input's splats and writes them as a streamed SOG: in
     /// memory when the build fits `--max-memory`, else (or with `--out-of-core`) out of core.
     func writeStreamed() throws {
-        let loading = TerminalProgress(label: "reading")
-        let stream = try SplatStreams.open(input, progress: loading.callback)
-        loading.finish()
-        if outOfCore || !OutOfCoreBuilder.inMemoryFits(splats: stream.count, shDegree: stream.shDegree, maxMemory: maxMemory) {
-            return try writeOutOfCore(stream)
+        // A capture a bounded stream reads is sized from its header first: an .spz or SOG stream
+        // decompresses its whole payload to disk when opened, wasted on an in-memory build, and
+        // the out-of-core build opens it only if its records are not already on disk (a resume).
+        var stream: (any SplatStream)?
+        if let size = SplatStreams.probe(input) {
+            if outOfCore || !OutOfCoreBuilder.inMemoryFits(splats: size.splats, shDegree: size.shDegree, maxMemory: maxMemory) {
+                return try writeOutOfCore(nil)
+            }
+        } else {
+            let loading = TerminalProgress(label: "reading")
+            let opened = try SplatStreams.open(input, progress: loading.callback)
+            loading.finish()
+            if outOfCore || !OutOfCoreBuilder.inMemoryFits(splats: opened.count, shDegree: opened.shDegree, maxMemory: maxMemory) {
+                return try writeOutOfCore(opened)
+            }
+            stream = opened
         }
         // A file read whole already is the capture; a streamed one is read whole as before.
         var cloud: SplatCloud
@@ -113,7 +124,7 @@ struct ConvertCommand: ParsableCommand {
     }
 
     /// The out-of-core build, its progress on one line: regions done and the time left.
-    func writeOutOfCore(_ stream: any SplatStream) throws {
+    func writeOutOfCore(_ stream: (any SplatStream)?) throws {
         var options = OutOfCoreBuilder.Options()
         options.levels = lodLevels; options.chunkSplats = chunkSplats; options.maxMemoryBytes = maxMemory
         let started = Date()

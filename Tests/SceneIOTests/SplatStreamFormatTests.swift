@@ -54,6 +54,13 @@ struct SplatStreamFormatTests {
         #expect(stream.count == whole.count && stream.shDegree == whole.shDegree, sourceLocation: sourceLocation)
         #expect(stream.warnings == info.warnings, "\(what): warnings", sourceLocation: sourceLocation)
         expectIdentical(try readBlocks(stream, block: block, sourceLocation: sourceLocation), whole, what, sourceLocation: sourceLocation)
+        // The window's coarse picture: every 5th splat from a fresh stream; the size from the header alone.
+        let again = try #require(try SplatStreams.openBounded(path), sourceLocation: sourceLocation)
+        var every5th = SplatCloud(shDegree: whole.shDegree)
+        for i in stride(from: 0, to: whole.count, by: 5) { every5th.append(contentsOf: whole.subset(ranges: [i..<(i + 1)])) }
+        expectIdentical(try again.sample(step: 5), every5th, "\(what): sample", sourceLocation: sourceLocation)
+        let size = try #require(SplatStreams.probe(path), sourceLocation: sourceLocation)
+        #expect(size.splats == whole.count && size.shDegree >= whole.shDegree, "\(what): probe \(size)", sourceLocation: sourceLocation)
         return whole
     }
 
