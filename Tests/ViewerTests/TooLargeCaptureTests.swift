@@ -16,10 +16,12 @@ struct TooLargeCaptureTests {
 
     /// A capture of `count` SH-0 splats, the options of a window with a cache in `dir`, a budget
     /// named and a memory bound the capture's in-memory build exceeds.
-    static func setUp(_ name: String, count: Int) throws -> (ply: String, options: SceneLoader.ModelOptions, dir: URL) {
+    /// `format` "spz" writes an .spz instead of a PLY (read by a spooling stream, not row by row).
+    static func setUp(_ name: String, count: Int, format: String = "ply") throws -> (ply: String, options: SceneLoader.ModelOptions, dir: URL) {
         let dir = TestData.temporaryDirectory(name)
-        let ply = dir.appendingPathComponent("big.ply").path
-        try GaussianPLYWriter.write(SplatSceneGenerator.object(count: count, seed: 5, shDegree: 0), to: ply)
+        let ply = dir.appendingPathComponent("big.\(format)").path
+        let cloud = SplatSceneGenerator.object(count: count, seed: 5, shDegree: 0)
+        if format == "spz" { try SPZWriter.write(cloud, to: ply) } else { try GaussianPLYWriter.write(cloud, to: ply) }
         var options = SceneLoader.ModelOptions()
         options.videoPlayback = .realtime
         options.lod.budget = 20_000; options.lod.budgetNamed = true
@@ -29,11 +31,12 @@ struct TooLargeCaptureTests {
         return (ply, options, dir)
     }
 
-    @Test("the window shows a subsample at once, then the tree built out of core into the cache, never holding the capture")
-    func theWindowShowsASubsampleThenTheTree() throws {
+    @Test("the window shows a subsample at once, then the tree built out of core into the cache, never holding the capture",
+          arguments: ["ply", "spz"])
+    func theWindowShowsASubsampleThenTheTree(format: String) throws {
         // More splats than a chunk (65,536), so no chunk written can hold the whole capture either.
         let count = 70_000
-        let (ply, options, dir) = try Self.setUp("toolarge-window", count: count)
+        let (ply, options, dir) = try Self.setUp("toolarge-window", count: count, format: format)
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(!OutOfCoreBuilder.inMemoryFits(splats: count, shDegree: 0, maxMemory: options.lod.maxMemoryBytes))
 
