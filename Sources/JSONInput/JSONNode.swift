@@ -2,7 +2,8 @@
 // config, SOG and streamed-SOG meta). A `JSONNode` is a parsed value plus its key path from
 // the document's root (`walls.back`, `view[3]`, `tree.children[0].lods.2.count`); every typed
 // accessor checks shape and range and throws a `JSONPathError` naming that path, what was
-// expected and what was found. Callers wrap the error with their file name. No dependencies.
+// expected and what was found. Callers wrap the error with their file name. Documents are
+// parsed by `JSONValue.parse` (JSONValue.swift). No dependencies.
 import Foundation
 
 /// Why a JSON document was refused: where (`path`, empty for the whole document), what was
@@ -34,23 +35,35 @@ public struct JSONNode {
     /// Largest magnitude a number may have (keeps exp() and lerps of read values finite).
     public static let maxMagnitude = 1e30
 
-    /// The value as `JSONSerialization` gives it (`NSNull` for null).
-    public let value: Any
+    /// The value.
+    public let value: JSONValue
+    /// Where the node sits: its container's path and its own key or index (the whole path is
+    /// built only when asked for, mostly for an error: reading a large document builds none for
+    /// its numbers).
+    private let parentPath: String
+    private let component: Component
+
+    private enum Component {
+        case root, key(String), index(Int)
+    }
+
     /// Key path from the root; "" for the root.
-    public let path: String
-
-    public init(value: Any, path: String = "") { self.value = value; self.path = path }
-
-    /// Parses a whole document. Invalid JSON throws with an empty path and the parser's detail.
-    public static func parse(_ data: Data) throws -> JSONNode {
-        do {
-            return JSONNode(value: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
-        } catch {
-            let ns = error as NSError
-            let why = ns.userInfo[NSDebugDescriptionErrorKey] as? String ?? ns.localizedDescription
-            throw JSONPathError(path: "", expected: "valid JSON", found: why.isEmpty ? "invalid text" : why)
+    public var path: String {
+        switch component {
+        case .root: return parentPath
+        case .key(let k): return parentPath.isEmpty ? k : "\(parentPath).\(k)"
+        case .index(let i): return "\(parentPath)[\(i)]"
         }
     }
+
+    public init(value: JSONValue, path: String = "") { self.value = value; parentPath = path; component = .root }
+
+    private init(value: JSONValue, parentPath: String, component: Component) {
+        self.value = value; self.parentPath = parentPath; self.component = component
+    }
+
+    /// Parses a whole document. Invalid JSON throws with an empty path and where the text failed.
+    public static func parse(_ data: Data) throws -> JSONNode { JSONNode(value: try JSONValue.parse(data)) }
 
     // MARK: - Errors
 
@@ -65,83 +78,85 @@ public struct JSONNode {
     }
 
     /// A short description of a JSON value for "found" texts.
-    public static func describe(_ v: Any?) -> String {
+    public static func describe(_ v: JSONValue?) -> String {
         switch v {
         case nil: return "nothing"
-        case is NSNull: return "null"
-        case let b? where isBoolean(b): return (b as? Bool) == true ? "true" : "false"
-        case let n as NSNumber: return "\(n)"
-        case let s as String:
+        case .null?: return "null"
+        case .bool(let b)?: return b ? "true" : "false"
+        case .number(let d)?: return d == d.rounded() && abs(d) < 1e15 ? "\(Int(d))" : "\(d)"
+        case .string(let s)?:
             let cut = s.prefix(30).map { $0.isNewline || $0 == "\0" ? " " : $0 }
             return "the string \"\(String(cut))\(s.count > 30 ? "…" : "")\""
-        case let a as [Any]: return "an array of \(a.count)"
-        case is [String: Any]: return "an object"
-        default: return "\(type(of: v!))"
+        case .array(let a)?: return "an array of \(a.count)"
+        case .object?: return "an object"
         }
     }
 
-    /// JSON `true`/`false`. Foundation hands them over as NSNumbers of type `c` (char), which
-    /// also bridge to Int and Double, so the type code is what tells them from 0 and 1.
-    static func isBoolean(_ v: Any) -> Bool {
-        if let n = v as? NSNumber { return String(cString: n.objCType) == "c" }
-        return v is Bool
-    }
-
-    private func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// `describe` of a string value.
+    public static func describe(_ s: String) -> String { describe(.string(s)) }
 
     // MARK: - Containers
 
     /// Is this `null`?
-    public var isNull: Bool { value is NSNull }
+    public var isNull: Bool { if case .null = value { return true }; return false }
 
-    /// This node as an object's members.
+    /// Throws unless this node is an object.
+    public func requireObject() throws {
+        guard case .object = value else { throw fail("an object") }
+    }
+
+    /// This node as an object's members (a repeated key: the last).
     public func members() throws -> [String: JSONNode] {
-        guard let o = value as? [String: Any] else { throw fail("an object") }
+        guard case .object(let o) = value else { throw fail("an object") }
+        let here = path
         var out: [String: JSONNode] = [:]
-        for (k, v) in o { out[k] = JSONNode(value: v, path: child(k)) }
+        for (k, v) in o { out[k] = JSONNode(value: v, parentPath: here, component: .key(k)) }
         return out
     }
 
     /// The member `key` of this object, or nil when absent (`null` counts as present).
     public func optional(_ key: String) throws -> JSONNode? {
-        guard let o = value as? [String: Any] else { throw fail("an object") }
-        return o[key].map { JSONNode(value: $0, path: child(key)) }
+        guard case .object(let o) = value else { throw fail("an object") }
+        guard let m = o.last(where: { $0.key == key }) else { return nil }
+        return JSONNode(value: m.value, parentPath: path, component: .key(key))
     }
 
     /// The member `key`, which must be present; `expected` describes it for the error.
     public func required(_ key: String, _ expected: String) throws -> JSONNode {
-        guard let n = try optional(key) else { throw JSONPathError(path: child(key), expected: expected, found: "nothing") }
+        guard let n = try optional(key) else {
+            let here = path
+            throw JSONPathError(path: here.isEmpty ? key : "\(here).\(key)", expected: expected, found: "nothing")
+        }
         return n
     }
 
     /// This node as an array, its length within `count`.
     public func array(count: ClosedRange<Int>? = nil, _ expected: String? = nil) throws -> [JSONNode] {
-        guard let a = value as? [Any] else { throw fail(expected ?? "an array") }
+        guard case .array(let a) = value else { throw fail(expected ?? "an array") }
         if let count, !count.contains(a.count) {
             let what = expected ?? (count.lowerBound == count.upperBound ? "an array of \(count.lowerBound)" : "an array of \(count.lowerBound)…\(count.upperBound)")
             throw fail(what)
         }
-        return a.enumerated().map { JSONNode(value: $1, path: "\(path)[\($0)]") }
+        let here = path
+        return a.enumerated().map { JSONNode(value: $1, parentPath: here, component: .index($0)) }
     }
 
     // MARK: - Scalars
 
     /// A finite number (not a boolean) of magnitude ≤ `maxMagnitude`, within `range` if given.
     public func number(in range: ClosedRange<Double>? = nil, _ expected: String? = nil) throws -> Double {
-        let what = expected ?? range.map { "a number in \($0.lowerBound)…\($0.upperBound)" } ?? "a finite number"
-        guard !Self.isBoolean(value), let d = (value as? NSNumber)?.doubleValue, d.isFinite, abs(d) <= Self.maxMagnitude else {
-            throw fail(what)
+        guard case .number(let d) = value, d.isFinite, abs(d) <= Self.maxMagnitude, range?.contains(d) ?? true else {
+            throw fail(expected ?? range.map { "a number in \($0.lowerBound)…\($0.upperBound)" } ?? "a finite number")
         }
-        if let range, !range.contains(d) { throw fail(what) }
         return d
     }
 
     /// A whole number (3.0 counts, 3.5 does not) within `range` if given.
     public func integer(in range: ClosedRange<Int>? = nil, _ expected: String? = nil) throws -> Int {
-        let what = expected ?? range.map { "a whole number \($0.lowerBound)…\($0.upperBound)" } ?? "a whole number"
-        guard !Self.isBoolean(value), let d = (value as? NSNumber)?.doubleValue, d.isFinite, d == d.rounded(),
-              abs(d) < 9.0e15, let i = Int(exactly: d) else { throw fail(what) }
-        if let range, !range.contains(i) { throw fail(what) }
+        guard case .number(let d) = value, d.isFinite, d == d.rounded(), abs(d) < 9.0e15, let i = Int(exactly: d),
+              range?.contains(i) ?? true else {
+            throw fail(expected ?? range.map { "a whole number \($0.lowerBound)…\($0.upperBound)" } ?? "a whole number")
+        }
         return i
     }
 
@@ -152,13 +167,13 @@ public struct JSONNode {
 
     /// A string.
     public func string(_ expected: String = "a string") throws -> String {
-        guard let s = value as? String else { throw fail(expected) }
+        guard case .string(let s) = value else { throw fail(expected) }
         return s
     }
 
     /// `true` or `false`.
     public func bool() throws -> Bool {
-        guard Self.isBoolean(value), let b = value as? Bool else { throw fail("true or false") }
+        guard case .bool(let b) = value else { throw fail("true or false") }
         return b
     }
 }

@@ -24,7 +24,7 @@ struct LODTreeParser {
         guard depth <= limits.maxDepth else { throw v.fail("a tree at most \(limits.maxDepth) levels deep", found: "deeper") }
         nodeCount += 1
         guard nodeCount <= limits.maxNodes else { throw v.fail("at most \(limits.maxNodes) nodes", found: "more") }
-        _ = try v.members()
+        try v.requireObject()
         let bound = try v.required("bound", "{min, max}")
         let lo = try vec3(bound.required("min", "3 numbers")), hi = try vec3(bound.required("max", "3 numbers"))
         guard lo.x <= hi.x, lo.y <= hi.y, lo.z <= hi.z else {
@@ -40,7 +40,7 @@ struct LODTreeParser {
                 guard let level = Int(key), level >= 0, level < levels, String(level) == key else {
                     throw e.fail("a level 0…\(levels - 1) (lodLevels is \(levels))", found: "key \(SceneIOError.clean(key))")
                 }
-                _ = try e.members()
+                try e.requireObject()
                 let f = try e.required("file", "an index into filenames").integer(in: 0...max(0, fileCount - 1), "an index into filenames (0…\(fileCount - 1))")
                 let offset = try e.optional("offset")?.integer(in: 0...limits.maxSplats, "a splat offset 0…\(limits.maxSplats)") ?? 0
                 let count = try e.required("count", "a splat count").integer(in: 0...limits.maxSplats, "a splat count 0…\(limits.maxSplats)")

@@ -24,8 +24,9 @@ import RenderCore
 public struct StreamedSOG: Sendable {
     /// Caps that bound what a hostile `lod-meta.json` can make the reader allocate.
     public struct Limits: Sendable {
-        /// Bytes of lod-meta.json.
-        public var maxMetaBytes = 32 << 20
+        /// Bytes of lod-meta.json: its leaves list every level's range, about 1.3 KB a leaf of
+        /// 1,024 splats, so a 64M-splat tree's is 86 MB and a 100M one's ~140 MB.
+        public var maxMetaBytes = 256 << 20
         /// Detail levels.
         public var maxLevels = 64
         /// Chunk files named in `filenames`.
