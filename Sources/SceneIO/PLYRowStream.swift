@@ -11,7 +11,7 @@ import RenderCore
 /// element comes first and has no list properties (every 3DGS writer's); `open` returns nil for
 /// others, which are read whole.
 public final class PLYRowStream: SplatStream {
-    private let fd: Int32
+    private let input: ReadOnlyFile
     private let file: String
     private let vertex: PLYElement
     private let layout: GaussianLayout
@@ -39,18 +39,8 @@ public final class PLYRowStream: SplatStream {
     /// `chunkBytes` is the ASCII read size (tests make it small to cross many refills).
     /// - Throws: `SceneIOError` when the file cannot be opened or the binary rows are cut short.
     public static func open(_ path: String, chunkBytes: Int = 4 << 20) throws -> PLYRowStream? {
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SceneIOError.unreadable(file: path, reason: FileManager.default.fileExists(atPath: path) ? String(cString: strerror(errno)) : "no such file")
-        }
-        var keep = false
-        defer { if !keep { close(fd) } }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(st.st_size)
-        var head = [UInt8](repeating: 0, count: min(size, PLYSplatStream.headerLimit))
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got == head.count, head.starts(with: Array("ply".utf8)) else { return nil }
+        guard let f = try ReadOnlyFile.open(path, headBytes: PLYSplatStream.headerLimit), f.head.starts(with: Array("ply".utf8)) else { return nil }
+        let size = f.size, head = f.head
         let parsed: (PLYHeader, [String])? = head.withUnsafeBytes { raw in
             guard let h = try? PLYHeader.parse(ByteView(bytes: raw, file: path)), PLYReader.kind(of: h) == .gaussians else { return nil }
             var warnings = h.warnings
@@ -65,20 +55,17 @@ public final class PLYRowStream: SplatStream {
                 throw SceneIOError.truncated(file: path, offset: min(h.bodyOffset, size), expected: "\(v.count) vertex rows of \(rowSize) bytes (header line \(v.line))")
             }
         }
-        keep = true
-        return PLYRowStream(fd: fd, file: path, header: h, layout: layout, size: size, chunkBytes: max(64, chunkBytes), warnings: warnings)
+        return PLYRowStream(input: f, header: h, layout: layout, size: size, chunkBytes: max(64, chunkBytes), warnings: warnings)
     }
 
-    private init(fd: Int32, file: String, header h: PLYHeader, layout: GaussianLayout, size: Int, chunkBytes: Int, warnings: [String]) {
-        self.fd = fd; self.file = file; self.layout = layout; self.warnings = warnings; self.chunkBytes = chunkBytes
+    private init(input: ReadOnlyFile, header h: PLYHeader, layout: GaussianLayout, size: Int, chunkBytes: Int, warnings: [String]) {
+        self.input = input; file = input.path; self.layout = layout; self.warnings = warnings; self.chunkBytes = chunkBytes
         let v = h.elements[0]
         vertex = v; encoding = h.encoding; fileSize = size
         count = v.count; offset = h.bodyOffset; bodyOffset = h.bodyOffset; line = h.bodyLine
         let names = PLYReader.splatPropertyNames(layout)
         kept = v.properties.enumerated().map { k, p in names.contains(p.name) && v.index(of: p.name) == k ? p.name : nil }
     }
-
-    deinit { close(fd) }
 
     public func next(maxSplats: Int) throws -> SplatCloud? {
         guard row < count else { return nil }
@@ -113,7 +100,7 @@ public final class PLYRowStream: SplatStream {
             var bytes = [UInt8](repeating: 0, count: rowSize)
             for r in stride(from: 0, to: count, by: step) {
                 try bytes.withUnsafeMutableBytes { raw in
-                    try readFully(raw.baseAddress!, rowSize, at: bodyOffset + r * rowSize)
+                    try input.read(into: raw.baseAddress!, rowSize, at: bodyOffset + r * rowSize, expected: "\(count) vertex rows (header line \(vertex.line))")
                     var po = 0
                     for (k, p) in vertex.properties.enumerated() {
                         if kept[k] != nil { values[k].append(p.type.read(UnsafeRawBufferPointer(raw), po, bigEndian: big)) }
@@ -157,7 +144,7 @@ public final class PLYRowStream: SplatStream {
         while true {
             let want = min(size, fileSize - (target - 1)), reachesEnd = target - 1 + want >= fileSize
             if window.count < want { window = [UInt8](repeating: 0, count: want) }
-            try window.withUnsafeMutableBytes { try readFully($0.baseAddress!, want, at: target - 1) }
+            try window.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, want, at: target - 1, expected: "\(count) vertex rows (header line \(vertex.line))") }
             let found: SampledRow? = window.withUnsafeBytes { raw in
                 let view = ByteView(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<want]), file: file)
                 // Byte 0 is the one before `target` (the header ends with a line break).
@@ -202,31 +189,12 @@ public final class PLYRowStream: SplatStream {
         return out
     }
 
-    /// Reads exactly `n` bytes at file offset `at` into `to`.
-    private func readFully(_ to: UnsafeMutableRawPointer, _ n: Int, at: Int) throws {
-        var done = 0
-        while done < n {
-            let r = pread(fd, to + done, n - done, off_t(at + done))
-            if r < 0 && errno == EINTR { continue }
-            guard r > 0 else { throw SceneIOError.truncated(file: file, offset: at + done, expected: "\(count) vertex rows (header line \(vertex.line))") }
-            done += r
-        }
-    }
-
     /// `n` fixed-size binary rows from `offset`, each value read as `PLYBody.decodeBinary` reads it.
     private func readBinary(_ n: Int, into values: inout [[Double]]) throws {
         let rowSize = vertex.fixedRowSize ?? 0, bytes = n * rowSize, big = encoding == .binaryBigEndian
         if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
         try buffer.withUnsafeMutableBytes { raw in
-            var done = 0
-            while done < bytes {
-                let r = pread(fd, raw.baseAddress! + done, bytes - done, off_t(offset + done))
-                if r < 0 && errno == EINTR { continue }
-                guard r > 0 else {
-                    throw SceneIOError.truncated(file: file, offset: offset + done, expected: "\(n) vertex rows of \(rowSize) bytes (header line \(vertex.line))")
-                }
-                done += r
-            }
+            try input.read(into: raw.baseAddress!, bytes, at: offset, expected: "\(n) vertex rows of \(rowSize) bytes (header line \(vertex.line))")
             let b = UnsafeRawBufferPointer(raw)
             var po = 0
             for (k, p) in vertex.properties.enumerated() {
@@ -290,13 +258,7 @@ public final class PLYRowStream: SplatStream {
         while true {
             if buffer.count < want { buffer = [UInt8](repeating: 0, count: want) }
             try buffer.withUnsafeMutableBytes { raw in
-                var got = 0
-                while got < want {
-                    let r = pread(fd, raw.baseAddress! + got, want - got, off_t(start + got))
-                    if r < 0 && errno == EINTR { continue }
-                    guard r > 0 else { throw SceneIOError.truncated(file: file, offset: start + got, expected: "\(count) vertex rows (header line \(vertex.line))") }
-                    got += r
-                }
+                try input.read(into: raw.baseAddress!, want, at: start, expected: "\(count) vertex rows (header line \(vertex.line))")
             }
             if start + want == fileSize { bufferStart = start; bufferCount = want; return }
             var cut = want

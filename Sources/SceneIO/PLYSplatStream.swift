@@ -7,7 +7,7 @@ import RenderCore
 
 /// A binary little-endian float32 3DGS PLY, block by block (see the file header).
 public final class PLYSplatStream: SplatStream {
-    private let fd: Int32
+    private let input: ReadOnlyFile
     private let rows: PLYSplatRows
     private let file: String
     private var row = 0
@@ -24,39 +24,24 @@ public final class PLYSplatStream: SplatStream {
     /// layout, a 2DGS capture, not 3DGS at all): the caller reads it whole.
     /// - Throws: `SceneIOError` when the file cannot be opened or its rows are cut short.
     public static func open(_ path: String) throws -> PLYSplatStream? {
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SceneIOError.unreadable(file: path, reason: FileManager.default.fileExists(atPath: path) ? String(cString: strerror(errno)) : "no such file")
-        }
-        var keep = false
-        defer { if !keep { close(fd) } }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(st.st_size)
-        var head = [UInt8](repeating: 0, count: min(size, headerLimit))
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got == head.count, head.starts(with: Array("ply".utf8)) else { return nil }
-        let parsed: (PLYHeader, PLYSplatRows?, [String])? = try head.withUnsafeBytes { raw in
+        guard let f = try ReadOnlyFile.open(path, headBytes: headerLimit), f.head.starts(with: Array("ply".utf8)) else { return nil }
+        let parsed: (PLYSplatRows?, [String])? = try f.head.withUnsafeBytes { raw in
             guard let h = try? PLYHeader.parse(ByteView(bytes: raw, file: path)), PLYReader.kind(of: h) == .gaussians else { return nil }
             var warnings = h.warnings
             guard PLYReader.renderMode(h, file: path, warnings: &warnings) != .twoD else { return nil }
-            return (h, try PLYSplatRows(h, file: path), warnings)
+            return (try PLYSplatRows(h, file: path), warnings)
         }
-        guard let (h, maybeRows, warnings) = parsed, let rows = maybeRows else { return nil }
-        let v = rows.vertex
+        guard let (maybeRows, warnings) = parsed, let rows = maybeRows else { return nil }
+        let v = rows.vertex, size = f.size
         guard let total = SizeMath.mul(v.count, rows.stride), rows.start <= size, total <= size - rows.start else {
             throw SceneIOError.truncated(file: path, offset: min(rows.start, size), expected: "\(v.count) vertex rows of \(rows.stride) bytes (header line \(v.line))")
         }
-        _ = h
-        keep = true
-        return PLYSplatStream(fd: fd, rows: rows, file: path, warnings: warnings)
+        return PLYSplatStream(input: f, rows: rows, warnings: warnings)
     }
 
-    private init(fd: Int32, rows: PLYSplatRows, file: String, warnings: [String]) {
-        self.fd = fd; self.rows = rows; self.file = file; self.warnings = warnings; count = rows.vertex.count
+    private init(input: ReadOnlyFile, rows: PLYSplatRows, warnings: [String]) {
+        self.input = input; self.rows = rows; file = input.path; self.warnings = warnings; count = rows.vertex.count
     }
-
-    deinit { close(fd) }
 
     public func next(maxSplats: Int) throws -> SplatCloud? {
         guard row < count else { return nil }
@@ -98,15 +83,7 @@ public final class PLYSplatStream: SplatStream {
     /// Reads `bytes` bytes at file offset `offset` into `buffer` at `position`.
     private func read(bytes: Int, at offset: Int, into position: Int) throws {
         try buffer.withUnsafeMutableBytes { raw in
-            var done = 0
-            while done < bytes {
-                let r = pread(fd, raw.baseAddress! + position + done, bytes - done, off_t(offset + done))
-                if r < 0 && errno == EINTR { continue }
-                guard r > 0 else {
-                    throw SceneIOError.truncated(file: file, offset: offset + done, expected: "\(count) vertex rows of \(rows.stride) bytes")
-                }
-                done += r
-            }
+            try input.read(into: raw.baseAddress! + position, bytes, at: offset, expected: "\(count) vertex rows of \(rows.stride) bytes")
         }
     }
 

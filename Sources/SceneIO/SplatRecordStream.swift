@@ -6,7 +6,7 @@ import RenderCore
 
 /// A `.splat` file, block by block (see the file header).
 public final class SplatRecordStream: SplatStream {
-    private let fd: Int32
+    private let input: ReadOnlyFile
     private let file: String
     private var record = 0
     private var buffer: [UInt8] = []
@@ -20,18 +20,8 @@ public final class SplatRecordStream: SplatStream {
     /// - Throws: `SceneIOError` when the file cannot be opened or is not whole records.
     public static func open(_ path: String) throws -> SplatRecordStream? {
         guard SceneFormat(extension: (path as NSString).pathExtension) == .splat else { return nil }
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SceneIOError.unreadable(file: path, reason: FileManager.default.fileExists(atPath: path) ? String(cString: strerror(errno)) : "no such file")
-        }
-        var keep = false
-        defer { if !keep { close(fd) } }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(st.st_size)
-        var head = [UInt8](repeating: 0, count: min(size, 4096))
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got == head.count else { return nil }
+        guard let f = try ReadOnlyFile.open(path, headBytes: 4096) else { return nil }
+        let size = f.size, head = f.head
         // `SceneFormat.detect` sees the whole file's length for its STL test; give it that here.
         if size >= 84 {
             let n = Int(UInt32(head[80]) | UInt32(head[81]) << 8 | UInt32(head[82]) << 16 | UInt32(head[83]) << 24)
@@ -42,13 +32,10 @@ public final class SplatRecordStream: SplatStream {
             throw SceneIOError.truncated(file: path, offset: size - size % SplatFileReader.recordSize,
                                          expected: "whole 32-byte records (file size \(size) is not a multiple of 32)")
         }
-        keep = true
-        return SplatRecordStream(fd: fd, file: path, count: size / SplatFileReader.recordSize)
+        return SplatRecordStream(input: f, count: size / SplatFileReader.recordSize)
     }
 
-    private init(fd: Int32, file: String, count: Int) { self.fd = fd; self.file = file; self.count = count }
-
-    deinit { close(fd) }
+    private init(input: ReadOnlyFile, count: Int) { self.input = input; file = input.path; self.count = count }
 
     public func next(maxSplats: Int) throws -> SplatCloud? {
         guard record < count else { return nil }
@@ -74,13 +61,7 @@ public final class SplatRecordStream: SplatStream {
         let size = SplatFileReader.recordSize, bytes = records.count * size, start = records.lowerBound * size
         if buffer.count < bytes { buffer = [UInt8](repeating: 0, count: bytes) }
         try buffer.withUnsafeMutableBytes { raw in
-            var done = 0
-            while done < bytes {
-                let r = pread(fd, raw.baseAddress! + done, bytes - done, off_t(start + done))
-                if r < 0 && errno == EINTR { continue }
-                guard r > 0 else { throw SceneIOError.truncated(file: file, offset: start + done, expected: "\(count) records of 32 bytes") }
-                done += r
-            }
+            try input.read(into: raw.baseAddress!, bytes, at: start, expected: "\(count) records of 32 bytes")
             try SplatFileReader.decode(ByteView(bytes: UnsafeRawBufferPointer(raw), file: file), records: records.count, fileOffset: start, into: &cloud)
         }
     }

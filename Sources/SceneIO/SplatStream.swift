@@ -64,13 +64,8 @@ public enum SplatStreams {
     /// (the rules that pick `.spz` and a SOG's `meta.json` need no more), or nil when the file
     /// cannot be read (the whole-file reader then says why).
     static func format(of path: String) -> SceneFormat? {
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: sniffBytes)
-        let got = head.withUnsafeMutableBytes { SpooledColumns.pread(fd, $0.baseAddress!, $0.count, at: 0) }
-        guard got >= 0 else { return nil }
-        return head.prefix(got).withUnsafeBytes { SceneFormat.detect($0, name: path) }
+        guard let f = try? ReadOnlyFile.open(path, headBytes: sniffBytes) else { return nil }
+        return f.head.withUnsafeBytes { SceneFormat.detect($0, name: path) }
     }
 }
 

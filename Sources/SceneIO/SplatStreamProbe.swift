@@ -33,13 +33,8 @@ extension SplatStreams {
     /// The NGSP header of the `.spz` at `path`: raw for v4 and uncompressed files, else the first
     /// 16 bytes of the gzip stream inflated from the file's first 64 KB.
     private static func spzHeader(_ path: String) -> SPZReader.Header? {
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 1 << 16)
-        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard got >= 2 else { return nil }
-        let bytes = Array(head.prefix(got))
+        guard let f = try? ReadOnlyFile.open(path, headBytes: 1 << 16), f.head.count >= 2 else { return nil }
+        let bytes = f.head
         if bytes[0] == 0x1f && bytes[1] == 0x8b {
             guard let inflated = try? bytes.withUnsafeBytes({ try Decompress.gunzip($0, limit: 16, file: path) }), inflated.count == 16 else { return nil }
             return try? inflated.withUnsafeBytes { try SPZReader.parseHeader(ByteView(bytes: $0, file: path), gzip: true) }
