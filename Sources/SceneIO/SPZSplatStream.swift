@@ -30,21 +30,14 @@ public final class SPZSplatStream: SplatStream {
     /// - Throws: `SceneIOError` as `SceneFile.load` does for the same file (one line, naming the
     ///   file and the byte offset); `.unwritable` when the spool cannot be written.
     public static func open(_ path: String, progress: SceneLoadProgress? = nil) throws -> SPZSplatStream {
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SceneIOError.unreadable(file: path, reason: FileManager.default.fileExists(atPath: path) ? String(cString: strerror(errno)) : "no such file")
-        }
-        defer { close(fd) }                                   // the columns hold their own descriptor
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+        // The columns hold their own descriptor; this one closes as `input` goes.
+        guard let input = try ReadOnlyFile.open(path, headBytes: 2) else {
             throw SceneIOError.unreadable(file: path, reason: "not a regular file")
         }
-        let size = Int(st.st_size)
+        defer { withExtendedLifetime(input) {} }
+        let fd = input.fd, size = input.size
         guard size >= 2 else { throw SceneIOError.truncated(file: path, offset: 0, expected: "an .spz header") }
-        var magic = [UInt8](repeating: 0, count: 2)
-        guard magic.withUnsafeMutableBytes({ SpooledColumns.pread(fd, $0.baseAddress!, 2, at: 0) }) == 2 else {
-            throw SceneIOError.unreadable(file: path, reason: String(cString: strerror(errno)))
-        }
+        let magic = input.head
         if magic == [0x1f, 0x8b] { return try openGzip(fd, size: size, file: path, progress: progress) }
         let stream = try withMapped(fd, size: size, file: path) { view -> SPZSplatStream in
             let header = try SPZReader.parseHeader(view, gzip: false)
