@@ -9,7 +9,10 @@ import RenderCore
 /// A head path for the latency rig. Every path starts with `lead` seconds still (the rig's
 /// calibration of the tracker's constant bias, and the still jitter) and ends still.
 public enum LatencyMotion: Sendable {
-    /// ±8 cm sideways at 0.5 Hz (peak 0.25 m/s), four cycles.
+    /// ±8 cm sideways at 0.5 Hz (peak 0.25 m/s), four whole cycles, eased in over the half
+    /// cycle before them and out over the half cycle after (the amplitude rises and falls by a
+    /// cosine): a head starts and stops swaying with a finite acceleration, where a sine begun
+    /// at its centre would jump from rest to its full speed at once (see `swayOffset`).
     case sway
     /// A smooth 10 cm move over 0.3 s (cosine ease), then 1.5 s still; four times, alternating.
     case step
@@ -66,7 +69,8 @@ public enum LatencyMotion: Sendable {
     /// Seconds from start to end.
     public var duration: Double {
         switch self {
-        case .sway, .nod: return Self.lead + 8 + 1
+        case .sway: return Self.lead + Self.swaySpan + 1
+        case .nod: return Self.lead + 8 + 1
         case .step: return Self.lead + 4 * Self.stepPeriod
         case .walk(let log): return Self.lead + min(10, Self.walkSpan(log)) + 1
         }
@@ -95,7 +99,7 @@ public enum LatencyMotion: Sendable {
     /// How far a translating path has moved the head `u` seconds after the still start (metres).
     private func offset(_ u: Double) -> SIMD3<Double> {
         switch self {
-        case .sway: return SIMD3(u > 0 && u < 8 ? 0.08 * sin(2 * Double.pi * 0.5 * u) : 0, 0, 0)
+        case .sway: return SIMD3(Self.swayOffset(u), 0, 0)
         case .step: return SIMD3(stepOffset(u), 0, 0)
         case .walk(let log): return Self.walkOffset(log, at: min(max(u, 0), min(10, Self.walkSpan(log))))
         case .nod: return .zero
@@ -121,6 +125,21 @@ public enum LatencyMotion: Sendable {
         return (0..<4).map { k in
             (Self.lead + Double(k) * Self.stepPeriod + Self.stepMove, SIMD3(k % 2 == 0 ? 1 : -1, 0, 0))
         }
+    }
+
+    /// The sway's length (s): four whole cycles at 0.5 Hz and a half cycle of easing either side.
+    static let swaySpan = 10.0
+
+    /// The sway's sideways offset `u` seconds after the still start (metres):
+    /// 0.08·e(u)·sin(πu), e rising from 0 to 1 over the first second as (1 − cos πs)/2 and
+    /// falling over the last. Its speed and acceleration are continuous from rest to rest
+    /// (e and its slope are 0 where it starts), and between the eases it is the plain ±8 cm,
+    /// 0.5 Hz sine.
+    static func swayOffset(_ u: Double) -> Double {
+        guard u > 0 && u < swaySpan else { return 0 }
+        let s = min(u, swaySpan - u, 1)
+        let envelope = (1 - cos(Double.pi * s)) / 2
+        return 0.08 * envelope * sin(Double.pi * u)
     }
 
     /// The step path's sideways offset `u` seconds after the still start (metres).
