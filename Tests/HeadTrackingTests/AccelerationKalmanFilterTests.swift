@@ -10,7 +10,8 @@ import Testing
 struct AccelerationKalmanFilterTests {
     /// The textbook filter: x = F x, P = F P Fᵀ + q·Q₁ (q raised so an innovation beyond the gate
     /// lies on it, at most `gateBoost`·q); K = P Hᵀ / (H P Hᵀ + r); blended with a `KalmanFilter`
-    /// fed the same samples by w = v²/(v² + v₀²).
+    /// fed the same samples by w = s²/(s² + v₀²), s² the largest v² lately (decaying by
+    /// e^(−Δt/τ)).
     struct MatrixFilter {
         let f: AccelerationKalmanFilter   // only its parameters
         var steady: KalmanFilter
@@ -18,6 +19,7 @@ struct AccelerationKalmanFilterTests {
         var P = [[Double]](repeating: [0, 0, 0], count: 3)
         var last: Double?
         var samples: [Double] = []
+        var recent = 0.0
         init(_ f: AccelerationKalmanFilter) { self.f = f; steady = f.steady }
 
         static func mul(_ A: [[Double]], _ B: [[Double]]) -> [[Double]] {
@@ -36,7 +38,8 @@ struct AccelerationKalmanFilterTests {
         }
         func weight() -> Double {
             let v0 = max(f.restSpeed, f.noiseSpeedRatio * measured)
-            return x[1] * x[1] / (x[1] * x[1] + v0 * v0)
+            let s2 = max(x[1] * x[1], recent)
+            return s2 / (s2 + v0 * v0)
         }
         mutating func filter(_ z: Double, at t: Double) -> Double {
             let base = steady.filter(z, at: t)
@@ -64,6 +67,7 @@ struct AccelerationKalmanFilterTests {
             let K = (0..<3).map { Pp[$0][0] / s }
             x = (0..<3).map { xp[$0] + K[$0] * nu }
             P = (0..<3).map { i in (0..<3).map { j in Pp[i][j] - K[i] * Pp[0][j] } }
+            recent = max(x[1] * x[1], recent * exp(-dt / f.motionMemory))
             last = t
             return base + weight() * (x[0] - base)
         }
@@ -121,6 +125,18 @@ struct AccelerationKalmanFilterTests {
         let a = Self.predictionError({ ca.filter($0, at: $1) }, { ca.position(at: $0) }, truth: sway, noise: 0.0002, lead: 0.065, from: 1.5, until: 9)
         let b = Self.predictionError({ cv.filter($0, at: $1) }, { cv.position(at: $0) }, truth: sway, noise: 0.0002, lead: 0.065, from: 1.5, until: 9)
         #expect(a < 0.75 * b, "constant acceleration \(a * 1000) mm, constant velocity \(b * 1000) mm")
+    }
+
+    @Test func aSwaysTurnsStayWithTheAccelerationModel() {
+        // A webcam's σ = 0.5 mm hands a head slower than ~15 cm/s to the constant-velocity
+        // filter, which trails each turn of the sway; remembering the speed keeps the turns
+        // with the model that knows the head comes back.
+        func sway(_ t: Double) -> Double { t < 1 ? 0 : 0.08 * sin(Double.pi * (t - 1)) }
+        var remembering = Self.make(), forgetting = Self.make()
+        forgetting.motionMemory = 0
+        let a = Self.predictionError({ remembering.filter($0, at: $1) }, { remembering.position(at: $0) }, truth: sway, noise: 0.0005, lead: 0.065, from: 2, until: 9)
+        let b = Self.predictionError({ forgetting.filter($0, at: $1) }, { forgetting.position(at: $0) }, truth: sway, noise: 0.0005, lead: 0.065, from: 2, until: 9)
+        #expect(a < 0.9 * b, "with memory \(a * 1000) mm, without \(b * 1000) mm")
     }
 
     @Test func aStopIsNotOvershotMoreThanByConstantVelocity() {

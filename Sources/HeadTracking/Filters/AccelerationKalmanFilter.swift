@@ -29,9 +29,14 @@ import Foundation
 /// less than `KalmanFilter`, whose process noise falls with speed (a webcam's σ = 2 mm gave
 /// 2.6 mm of still jitter after prediction against 0.8 mm). So the output blends the two: the
 /// constant-velocity filter's (`steady`, fed the same samples) plus w·(this model's − it), with
-/// w = v²/(v² + v₀²), v the model's speed and v₀ = max(`restSpeed`, `noiseSpeedRatio`·σₘ), σₘ
-/// the noise the samples show. A noisy tracker thus needs a faster head before the acceleration
-/// model takes over; a clean one (σₘ ≈ 0.1 mm) hands over at a few centimetres a second.
+/// w = s²/(s² + v₀²) and v₀ = max(`restSpeed`, `noiseSpeedRatio`·σₘ), σₘ the noise the samples
+/// show. A noisy tracker thus needs a faster head before the acceleration model takes over; a
+/// clean one (σₘ ≈ 0.1 mm) hands over at a few centimetres a second. s is the model's speed, or
+/// the speed it had lately if that was more: the peak of v² decaying by e^(−Δt/τ), τ =
+/// `motionMemory`. A swaying head passes through zero speed at each turn, exactly where the
+/// acceleration model earns its keep (it knows the head comes back); by its speed alone the
+/// blend gave those moments to the constant-velocity filter, which trails the turn (4 mm past it
+/// on the rig's sway, 60 ms on). A head that has been still for a few τ has only its noise.
 ///
 /// Tuned on the latency rig's traces (`splatframe track latency-replay`); see `FilterSpec.default`.
 public struct AccelerationKalmanFilter: Sendable, Equatable {
@@ -53,6 +58,11 @@ public struct AccelerationKalmanFilter: Sendable, Equatable {
     /// still jitter of the noisy real log (σ 0.5, 2, 4 mm; `track filter --noise`) within 1 % of
     /// `KalmanFilter`'s; 100 gave 9 % more, and the rig's sway 0.1 mm less error.
     public var noiseSpeedRatio = 300.0
+    /// How long (s) a speed is remembered by the blend (see "Still and slow heads"). 0.5 s:
+    /// on the rig's traces the sway's error fell 2.94 → 2.6 mm (30 fps camera) and 3.21 →
+    /// 2.8 mm (the 1M capture warped), flat beyond 0.7 s; the noisy real log's still jitter
+    /// rose 1 % and a step's overshoot 0.4 mm.
+    public var motionMemory = 0.5
     /// The constant-velocity filter a still or slow head is left to.
     public var steady: KalmanFilter
 
@@ -60,6 +70,8 @@ public struct AccelerationKalmanFilter: Sendable, Equatable {
     /// Covariance, symmetric: [[pp, pv, pa], [pv, vv, va], [pa, va, aa]].
     private var pp = 0.0, pv = 0.0, pa = 0.0, vv = 0.0, va = 0.0, aa = 0.0
     private var lastTime: Double?
+    /// The largest v² lately, decaying by e^(−Δt/`motionMemory`) ((m/s)²).
+    private var recentSpeed2 = 0.0
     private var meter = SampleNoiseMeter()
 
     /// Creates a filter; see the type's docs for the parameters.
@@ -133,14 +145,16 @@ public struct AccelerationKalmanFilter: Sendable, Equatable {
         // P ← P − K·P[0, :].
         pp = cpp - kp * cpp; pv = cpv - kp * cpv; pa = cpa - kp * cpa
         vv = cvv - kv * cpv; va = cva - kv * cpa; aa = caa - ka * cpa
+        recentSpeed2 = motionMemory > 0 ? max(v * v, recentSpeed2 * exp(-dt / motionMemory)) : v * v
         lastTime = max(t, t0)
         return p
     }
 
-    /// `own` (this model's) blended with `base` (`steady`'s) by this model's speed.
+    /// `own` (this model's) blended with `base` (`steady`'s) by this model's recent speed.
     private func blend(_ own: Double, _ base: Double) -> Double {
         let v0 = max(restSpeed, noiseSpeedRatio * meter.noise)
-        let w = v * v / (v * v + v0 * v0)
+        let s2 = max(v * v, recentSpeed2)
+        let w = s2 / (s2 + v0 * v0)
         return base + w * (own - base)
     }
 
@@ -159,7 +173,7 @@ public struct AccelerationKalmanFilter: Sendable, Equatable {
 
     /// Forgets the state.
     public mutating func reset() {
-        lastTime = nil; p = 0; v = 0; a = 0
+        lastTime = nil; p = 0; v = 0; a = 0; recentSpeed2 = 0
         meter.reset(); steady.reset()
     }
 }
