@@ -26,7 +26,7 @@ struct TrackLatencyCommand: ParsableCommand {
         MediaPipe's canonical face, textured from --face, moves along a known path and is filmed as a live \
         640x480 webcam at --camera-fps, each frame delivered --camera-delay-ms after its exposure (default: one \
         frame). SplatFrame tracks it and draws SCENE (default: the cube room) as the window does, frame after \
-        frame, headless or in a window (--window). Paths: sway (±8 cm at 0.5 Hz), step (10 cm in 0.3 s, then \
+        frame, headless or in a window (--window). Paths: sway (±8 cm at 0.5 Hz, four cycles, eased in and out over a half cycle), step (10 cm in 0.3 s, then \
         still; four times), nod (±20° at 0.5 Hz), walk (the 10 s of --log where the head travels farthest, scaled to ±10 cm). Each starts with 3 s still \
         (the tracker's constant offset is calibrated out there). Prints the effective lag (the shift of the true \
         path that best explains the eye used; negative leads), the error while moving, the overshoot after a \
