@@ -12,10 +12,16 @@ import Workers
 /// leaves use, each prepared on its own (`PreparedSplats(cloud, range:shDegree:)`), so that a frame
 /// assembles its splats by plain copies. The decoded cloud itself is dropped at once.
 ///
-/// - `.realtime` (the window): a background thread loads what the frame loop last asked for, in
-///   the order it asked; the frame loop never waits (it reads what is loaded under a short lock).
-/// - `.frameExact` (render, bench, export, tests): no thread; `load(_:)` decodes on the caller's
-///   thread, so every frame depends on the eye path alone.
+/// - `.realtime` (the window): `loaderCount` background threads load what the frame loop last
+///   asked for, each taking the most urgent chunk nobody is decoding; the frame loop never waits
+///   (it reads what is loaded under a short lock).
+/// - `.frameExact` (render, bench, export, tests): no thread of its own; `load(_:)` decodes a
+///   frame's chunks side by side on the caller's cores, then inserts them in the given order, so
+///   every frame depends on the eye path alone.
+///
+/// Decoding is what a still eye waits for: a chunk of 65k splats with SH 3 is ~1M pixels of
+/// lossless WebP (its SH palette), about 0.1 s on one core; the 1M room's finest level is 16 of
+/// them. Two decoders halve that wait on two cores.
 ///
 /// The cache holds at most `cacheBytes` of blocks, least recently used chunks evicted first —
 /// except the chunks the current frame shows or asked for (pinned), which may take it over the
@@ -46,7 +52,8 @@ final class LODChunkStore: Sendable {
         /// The frame loop's latest wishes, most urgent first, and the chunks it pins.
         var requests: [Int] = []
         var pinned: [Bool]
-        var loading: Int?
+        /// Chunks a loader thread is decoding now.
+        var loading: [Int] = []
         var tick: UInt64 = 0
         var stopping = false
         /// Whether the loader thread was started (`.realtime`, on the first request for a missing chunk).
@@ -56,14 +63,17 @@ final class LODChunkStore: Sendable {
         var evictions = 0
     }
     private let shared: Locked<Shared>
-    /// The loader thread (`.realtime`), started on the first request for a missing chunk.
-    private let thread = BackgroundThread(name: "splatframe.lod")
+    /// The loader threads (`.realtime`), started on the first request for a missing chunk.
+    private let threads: [BackgroundThread]
+    /// Loader threads in `.realtime`: half the cores, at least 2 and at most 4.
+    static let loaderCount = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount / 2))
 
     init(sog: StreamedSOG, cacheBytes: Int, realtime: Bool) {
         self.sog = sog
         shDegree = sog.shDegree
         self.cacheBytes = max(0, cacheBytes)
         self.realtime = realtime
+        threads = realtime ? (0..<Self.loaderCount).map { BackgroundThread(name: "splatframe.lod\($0)") } : []
         var users = [[User]](repeating: [], count: sog.chunks.count)
         var slotChunk = [Int](repeating: -1, count: sog.nodes.count * sog.levelCount)
         var slotIndex = slotChunk
@@ -136,10 +146,20 @@ final class LODChunkStore: Sendable {
         }
     }
 
-    /// Decodes chunk `c` now on the calling thread unless it is loaded or failed (frame-exact mode).
-    func load(_ c: Int) {
-        let skip = withLock { $0.blocks[c] != nil || $0.failures[c] != nil }
-        if !skip { decodeAndInsert(c) }
+    /// Decodes the chunks of `chunks` that are neither loaded nor failed now (frame-exact mode):
+    /// side by side on the machine's cores, then inserted one by one in the order given (so
+    /// that what is kept and evicted does not depend on which decode finished first).
+    func load(_ chunks: [Int]) {
+        guard !chunks.isEmpty else { return }
+        var todo: [Int] = []
+        withLock { s in
+            for c in chunks where s.blocks[c] == nil && s.failures[c] == nil && !todo.contains(c) { todo.append(c) }
+        }
+        guard !todo.isEmpty else { return }
+        if todo.count == 1 { insert(todo[0], decode(todo[0])); return }
+        let results = DecodedChunks(count: todo.count), batch = todo
+        DispatchQueue.concurrentPerform(iterations: batch.count) { k in results.set(k, decode(batch[k])) }
+        for (k, c) in batch.enumerated() { insert(c, results.take(k)) }
     }
 
     /// Failures so far, one line each (nil entries: fine).
@@ -149,14 +169,19 @@ final class LODChunkStore: Sendable {
     func progress() -> (loading: Int?, pending: Int, bytes: Int, loads: Int, evictions: Int) {
         withLock { s in
             let pending = s.requests.filter { s.blocks[$0] == nil && s.failures[$0] == nil }.count
-            return (s.loading, pending, s.totalBytes, s.loads, s.evictions)
+            return (s.loading.first, pending, s.totalBytes, s.loads, s.evictions)
         }
     }
 
     // MARK: - Loading
 
-    /// Decodes chunk `c`, cuts it into blocks and inserts them (then evicts down to the bound).
-    private func decodeAndInsert(_ c: Int) {
+    /// A decoded chunk: its blocks, or why it failed.
+    struct Decoded: Sendable {
+        let blocks: FrozenBlocks, bytes: Int, failure: String?
+    }
+
+    /// Decodes chunk `c` and cuts it into blocks (any thread; touches no shared state).
+    private func decode(_ c: Int) -> Decoded {
         var blocks: [PreparedSplats?] = []
         var failure: String?
         do {
@@ -175,10 +200,14 @@ final class LODChunkStore: Sendable {
         } catch {
             failure = "\(error)"
         }
-        let bytes = blocks.reduce(0) { $0 + ($1?.bytes ?? 0) }
-        let made = FrozenBlocks(blocks: blocks)
+        return Decoded(blocks: FrozenBlocks(blocks: blocks), bytes: blocks.reduce(0) { $0 + ($1?.bytes ?? 0) }, failure: failure)
+    }
+
+    /// Inserts chunk `c`'s decoded blocks (then evicts down to the bound), or its failure.
+    private func insert(_ c: Int, _ decoded: Decoded) {
+        let made = decoded.blocks, bytes = decoded.bytes, failure = decoded.failure
         shared.update { [cacheBytes] s in
-            if s.loading == c { s.loading = nil }
+            s.loading.removeAll { $0 == c }
             if let failure {
                 s.failures[c] = failure
                 return
@@ -208,36 +237,39 @@ final class LODChunkStore: Sendable {
         }
     }
 
-    /// Starts the loader thread on first need (lock held). The thread holds the store until its
-    /// loop ends: `stop` (from the scene's deinit) ends it.
+    /// Starts the loader threads on first need (lock held). Each holds the store until its loop
+    /// ends: `stop` (from the scene's deinit) ends them.
     private func startIfNeeded(_ s: inout Shared) {
         guard !s.started, !s.stopping else { return }
         s.started = true
-        thread.start { [self] in run(); return false }
+        for thread in threads { thread.start { [self] in run(); return false } }
     }
 
-    /// The loader loop: the first requested chunk neither loaded nor failed, one at a time.
+    /// A loader's loop: the first requested chunk neither loaded, failed nor being decoded by
+    /// another loader, one at a time.
     private func run() {
-        @Sendable func missing(_ s: Shared) -> Int? { s.requests.first(where: { s.blocks[$0] == nil && s.failures[$0] == nil }) }
+        @Sendable func missing(_ s: Shared) -> Int? {
+            s.requests.first(where: { s.blocks[$0] == nil && s.failures[$0] == nil && !s.loading.contains($0) })
+        }
         while true {
             // The next chunk to decode (marked loading), nil to stop; −1 after a quiet 0.5 s.
             let next = shared.wait(until: { $0.stopping || missing($0) != nil }, timeout: 0.5) { s, _ -> Int? in
                 if s.stopping { return nil }
                 guard let c = missing(s) else { return -1 }
-                s.loading = c
+                s.loading.append(c)
                 return c
             }
             guard let c = next else { return }
-            if c >= 0 { decodeAndInsert(c) }
+            if c >= 0 { insert(c, decode(c)) }
         }
     }
 
-    /// Ends the loader thread. Without `wait` it returns at once: a chunk being decoded finishes
-    /// on the loader thread, which holds the store until then (so dropping a scene in the window
-    /// never stalls a frame); with `wait` it waits up to 30 s for the thread to end.
+    /// Ends the loader threads. Without `wait` it returns at once: a chunk being decoded finishes
+    /// on its loader thread, which holds the store until then (so dropping a scene in the window
+    /// never stalls a frame); with `wait` it waits up to 30 s for each thread to end.
     func stop(wait: Bool = false) {
         shared.update { $0.stopping = true }
-        thread.stop(timeout: wait ? 30 : 0)
+        for thread in threads { thread.stop(timeout: wait ? 30 : 0) }
     }
 }
 
@@ -246,4 +278,20 @@ final class LODChunkStore: Sendable {
 // Audited: `blocks` and every block in it are never written after `init`; threads only read them.
 struct FrozenBlocks: @unchecked Sendable {
     let blocks: [PreparedSplats?]
+}
+
+/// The results of a frame-exact batch of decodes, one slot per chunk, each written by exactly
+/// one `concurrentPerform` iteration and read after all have returned.
+// Audited: slot k is written only by iteration k, and `take` runs after concurrentPerform returns.
+private final class DecodedChunks: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<LODChunkStore.Decoded?>
+    private let count: Int
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+    deinit { slots.deinitialize(count: count); slots.deallocate() }
+    func set(_ k: Int, _ d: LODChunkStore.Decoded) { slots[k] = d }
+    func take(_ k: Int) -> LODChunkStore.Decoded { slots[k]! }
 }

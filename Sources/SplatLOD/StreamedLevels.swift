@@ -70,6 +70,8 @@ public final class StreamedLevels: SplatLevelsOfDetail {
     let assembly: PreparedSplats
     /// Scratch, sized once: chunk states, pins, requests, the pairs and blocks to assemble.
     private var chunkState: [UInt8]
+    /// Frame-exact: the chunks a step or a measurement needs decoded (scratch).
+    private var exactLoads: [Int] = []
     private var pins: [Bool]
     private var requests: [Int]
     private var requestCount = 0
@@ -212,15 +214,17 @@ public final class StreamedLevels: SplatLevelsOfDetail {
 
         if !store.realtime {
             // Frame-exact: decode what this frame's step needs first (all wanted levels on the
-            // first frame), on this thread.
+            // first frame), side by side, before the frame goes on.
+            exactLoads.removeAll(keepingCapacity: true)
             for n in 0..<nodes {
                 let w = selector.wanted[n], s = selector.shown[n]
                 guard w >= 0 else { continue }
                 var target = w
                 if !firstFrame && s >= 0 && s != w && !(shed && s < w) { target = selector.next(n, from: s, s < w ? 1 : -1) ?? w }
                 let c = store.chunk(node: n, level: target)
-                if c >= 0 && chunkState[c] == 0 { store.load(c) }
+                if c >= 0 && chunkState[c] == 0 { exactLoads.append(c) }
             }
+            store.load(exactLoads)
             store.snapshot(into: &chunkState)
             foldFailures()
         }
@@ -336,12 +340,14 @@ public final class StreamedLevels: SplatLevelsOfDetail {
     /// realtime: false while one of them is not in memory.
     private func measure(camera: Camera, with visibility: SplatVisibility, level: (Int) -> Int?) -> Bool {
         visiblePairs.removeAll(keepingCapacity: true)
+        exactLoads.removeAll(keepingCapacity: true)
         for n in 0..<selector.nodeCount {
             guard let l = level(n) else { continue }
             let chunk = store.chunk(node: n, level: l)
-            if !store.realtime && chunk >= 0 && chunkState[chunk] == 0 { store.load(chunk) }
+            if !store.realtime && chunk >= 0 && chunkState[chunk] == 0 { exactLoads.append(chunk) }
             visiblePairs.append((n, l))
         }
+        store.load(exactLoads)
         visibleBlocks.removeAll(keepingCapacity: true)
         store.blocks(visiblePairs[...], into: &visibleBlocks)
         // A level that failed to load since the choice was made, or one still streaming in.
