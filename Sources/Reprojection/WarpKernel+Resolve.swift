@@ -48,9 +48,18 @@ extension BandWork {
                 } else {
                     // The winner's depth, and where the target pixel's centre falls in the
                     // source (the scatter's offsets from the winner, 1/256 pixel).
-                    let runs = BandWork.laneBits(idx .== SIMD8(repeating: idx[0]) &+ laneInts) == 0xFF
-                    let sd = runs ? UnsafeRawPointer(sourceDepth + Int(idx[0])).loadUnaligned(as: SIMD8<Float>.self)
-                        : unsafeBitCast(Self.gather(UnsafePointer(depthBits), idx), to: SIMD8<Float>.self)
+                    // Source reads are vector loads where the lanes' indices form one or two runs of
+                    // consecutive pixels (lanes 0… and …7: a slanted surface's winners switch source
+                    // rows, a silhouette switches surfaces), blended; else gathers (slow on AMD).
+                    let winners = Self.runs(idx, laneInts, extent: 8, count: sw &* sh)
+                    let sd: SIMD8<Float>, own: SIMD8<UInt32>
+                    if let (p, q, inP) = winners {
+                        sd = Self.load(sourceDepth + p).replacing(with: Self.load(sourceDepth + q), where: .!inP)
+                        own = Self.load(colors + p).replacing(with: Self.load(colors + q), where: .!inP)
+                    } else {
+                        sd = unsafeBitCast(Self.gather(UnsafePointer(depthBits), idx), to: SIMD8<Float>.self)
+                        own = Self.gather(colors, idx)
+                    }
                     var packed = SIMD8<Int32>(repeating: 0)
                     if n == 8 {
                         packed = UnsafeRawPointer(offsets + (row &+ x)).loadUnaligned(as: SIMD8<Int32>.self)
@@ -62,12 +71,20 @@ extension BandWork {
                     let tx = unsafeBitCast(ox & 0xFF, to: SIMD8<UInt32>.self), tyw = unsafeBitCast(oy & 0xFF, to: SIMD8<UInt32>.self)
                     let topIndex = idx &+ (ox &>> 8) &+ (oy &>> 8) &* stride
                     var c00, c10, c01, c11: SIMD8<UInt32>, d00, d10, d01, d11: SIMD8<Float>
-                    if BandWork.laneBits(topIndex .== SIMD8(repeating: topIndex[0]) &+ laneInts) == 0xFF {
-                        let t = Int(topIndex[0])   // ix ≤ sw − 2, iy ≤ sh − 2: all inside
-                        (c00, c10) = (Self.load(colors + t), Self.load(colors + (t &+ 1)))
-                        (c01, c11) = (Self.load(colors + (t &+ sw)), Self.load(colors + (t &+ sw &+ 1)))
-                        (d00, d10) = (Self.load(sourceDepth + t), Self.load(sourceDepth + (t &+ 1)))
-                        (d01, d11) = (Self.load(sourceDepth + (t &+ sw)), Self.load(sourceDepth + (t &+ sw &+ 1)))
+                    if let (p, q, inP) = Self.runs(topIndex, laneInts, extent: sw &+ 9, count: sw &* sh) {
+                        (c00, c10) = (Self.load(colors + p), Self.load(colors + (p &+ 1)))
+                        (c01, c11) = (Self.load(colors + (p &+ sw)), Self.load(colors + (p &+ sw &+ 1)))
+                        (d00, d10) = (Self.load(sourceDepth + p), Self.load(sourceDepth + (p &+ 1)))
+                        (d01, d11) = (Self.load(sourceDepth + (p &+ sw)), Self.load(sourceDepth + (p &+ sw &+ 1)))
+                        if p != q {
+                            let inQ = .!inP
+                            c00.replace(with: Self.load(colors + q), where: inQ); c10.replace(with: Self.load(colors + (q &+ 1)), where: inQ)
+                            c01.replace(with: Self.load(colors + (q &+ sw)), where: inQ)
+                            c11.replace(with: Self.load(colors + (q &+ sw &+ 1)), where: inQ)
+                            d00.replace(with: Self.load(sourceDepth + q), where: inQ); d10.replace(with: Self.load(sourceDepth + (q &+ 1)), where: inQ)
+                            d01.replace(with: Self.load(sourceDepth + (q &+ sw)), where: inQ)
+                            d11.replace(with: Self.load(sourceDepth + (q &+ sw &+ 1)), where: inQ)
+                        }
                     } else {
                         (c00, c10) = Self.gatherPairs(colors, topIndex)
                         (c01, c11) = Self.gatherPairs(colors, topIndex &+ stride)
@@ -78,7 +95,6 @@ extension BandWork {
                     }
                     // Texels of another surface (depth more than 2 % off the winner's) are read
                     // as the winner's own colour: a silhouette's colours are not mixed across it.
-                    let own = runs ? Self.load(colors + Int(idx[0])) : Self.gather(colors, idx)
                     let lowest = sd * 0.98
                     func other(_ d: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { .!((d .>= lowest) .& (sd .>= d * 0.98)) }
                     c00.replace(with: own, where: other(d00)); c10.replace(with: own, where: other(d10))
@@ -96,6 +112,20 @@ extension BandWork {
                 x &+= 8
             }
         }
+    }
+
+    /// Whether source indices `v` form runs of consecutive pixels from lane 0's index `p` and
+    /// to lane 7's `q` (lanes in `inP` in the first; p == q: one run), with `extent` pixels
+    /// from either start inside the `count`-pixel source; nil otherwise.
+    @inline(__always) static func runs(_ v: SIMD8<Int32>, _ laneInts: SIMD8<Int32>, extent: Int, count: Int)
+        -> (Int, Int, SIMDMask<SIMD8<Int32>>)? {
+        let p = v[0], q = v[7] &- 7
+        let inP = v .== SIMD8(repeating: p) &+ laneInts
+        let bits = laneBits(inP)
+        if bits == 0xFF { return (Int(p), Int(p), inP) }
+        guard laneBits(inP .| (v .== SIMD8(repeating: q) &+ laneInts)) == 0xFF, q >= 0,
+              Int(q) &+ extent <= count, Int(p) &+ extent <= count else { return nil }
+        return (Int(p), Int(q), inP)
     }
 
     @inline(__always) static func load<T: SIMDScalar>(_ p: UnsafePointer<T>) -> SIMD8<T> {
