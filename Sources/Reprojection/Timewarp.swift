@@ -58,7 +58,7 @@ public final class Timewarp {
     /// Per source row, per block: the first and last target row it can land in (first > last:
     /// none).
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
-    /// Per band: holes found.
+    /// Per fill item (`BandWork.fillRows` rows): holes found.
     let bandHoles = ScratchBuffer<Int>()
     /// Per target pixel: where its centre falls in the source, from the winner (`BandWork.offsets`).
     let offsets = ScratchBuffer<UInt32>()
@@ -143,7 +143,8 @@ public final class Timewarp {
         let mapping = try WarpMapping(from: from, to: camera)
         boundTargetRows(mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height)
         let rows = max(1, bandRows), bands = (target.height + rows - 1) / rows
-        bandHoles.reserve(bands)
+        let fillItems = (target.height + BandWork.fillRows - 1) / BandWork.fillRows
+        bandHoles.reserve(fillItems)
         let groups = (target.width + 7) / 8
         reachedBits.reserve(groups * target.height)
         offsets.reserve(target.pixelCount)
@@ -159,7 +160,7 @@ public final class Timewarp {
         run(.fill(work))
         let t2 = MonotonicClock.now()
         var stats = WarpStats()
-        for b in 0..<bands { stats.holePixels += bandHoles[b] }
+        for k in 0..<fillItems { stats.holePixels += bandHoles[k] }
         stats.scatterMs = (t1 - t0) * 1000
         stats.fillMs = (t2 - t1) * 1000
         stats.totalMs = (t2 - t0) * 1000
@@ -236,9 +237,9 @@ public final class Timewarp {
             }
         case let .fill(w):
             while true {
-                let b = nextItem.add(1, ordering: .relaxed).oldValue
-                guard b < w.bands else { return }
-                w.fill(band: b)
+                let k = nextItem.add(1, ordering: .relaxed).oldValue
+                guard k &* BandWork.fillRows < w.height else { return }
+                w.fill(item: k)
             }
         }
     }

@@ -11,18 +11,33 @@ extension BandWork {
         reached[y &* groupsPerRow &+ x &>> 3] >> UInt8(x & 7) & 1 != 0
     }
 
-    /// Fills the holes of band `b`'s rows. A hole takes, when the warp reached a pixel within
+    /// Target rows per fill work item: fewer than a scatter band, because holes gather in a
+    /// few rows (the strip a vertical move uncovers lies in one or two bands) and the threads
+    /// should share them.
+    static let fillRows = 4
+
+    /// Fills the holes of rows `fillRows`·k…. A hole takes, when the warp reached a pixel within
     /// `fillReach` rows both above and below it, the farther of the nearest two (a crack where
     /// a surface was stretched, or a thin sliver uncovered by a vertical move); else the
     /// farther end of its run of holes in the row (a disocclusion shows what was behind: the
     /// background, not the foreground, fills it); else the reached pixel above or below; else
     /// the target's background at +inf. Only reached pixels are read, and they do not change
-    /// here, so the result does not depend on which band is filled first.
-    func fill(band b: Int) {
-        let y0 = b &* bandRows, y1 = min(height, y0 &+ bandRows)
+    /// here, so the result does not depend on which rows are filled first.
+    func fill(item k: Int) {
+        let y0 = k &* Self.fillRows, y1 = min(height, y0 &+ Self.fillRows)
         var count = 0
         for y in y0..<y1 { count &+= fill(row: y) }
-        holes[b] = count
+        holes[k] = count
+    }
+
+    /// Whether no pixel in mask bytes `g0..<g1` of the rows within `fillReach` above and below
+    /// `y` was reached (then every hole in those columns of row `y` takes its run's end).
+    @inline(__always) private func noneNear(row y: Int, groups g0: Int, _ g1: Int) -> Bool {
+        for r in max(0, y &- Self.fillReach)...min(height &- 1, y &+ Self.fillReach) where r != y {
+            let bytes = reached + r &* groupsPerRow
+            for g in g0..<g1 where bytes[g] != 0 { return false }
+        }
+        return true
     }
 
     /// Fills row `y`'s holes; returns how many there were.
@@ -39,6 +54,18 @@ extension BandWork {
             var side = -1
             if x0 > 0 { side = row &+ x0 &- 1 }
             if x < width && (side < 0 || targetDepth[row &+ x] > targetDepth[side]) { side = row &+ x }
+            if x &- x0 >= 16 && noneNear(row: y, groups: x0 &>> 3, (x &+ 7) &>> 3) {
+                // Nothing reached above or below: the whole run takes its end (or the background).
+                if side >= 0 {
+                    let (c, d) = (target[side], targetDepth[side])
+                    (target + (row &+ x0)).update(repeating: c, count: x &- x0)
+                    (targetDepth + (row &+ x0)).update(repeating: d, count: x &- x0)
+                } else {
+                    (target + (row &+ x0)).update(repeating: background, count: x &- x0)
+                    (targetDepth + (row &+ x0)).update(repeating: .infinity, count: x &- x0)
+                }
+                continue
+            }
             for p in x0..<x {
                 var above = -1, below = -1
                 for k in 1...Self.fillReach {

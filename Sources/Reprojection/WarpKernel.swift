@@ -39,6 +39,7 @@ struct BandWork {
     let width: Int, height: Int
     let mapping: WarpMapping
     let bandRows: Int, bands: Int
+    /// Per fill item (`fillRows` target rows): holes found.
     let holes: UnsafeMutablePointer<Int>
     /// Per target pixel, where its centre falls in the source relative to the winner's centre,
     /// in 1/256 pixel (x in the low 16 bits, y in the high, two's complement; the winner's own
