@@ -42,7 +42,7 @@ struct RowDepthWork {
                 anyInfinite |= infinite
                 i &+= 8
             }
-            var l = lo.min(), h = hi.max()
+            var l = Self.least(lo), h = Self.greatest(hi)
             while i < c1 {
                 let d = p[i]
                 if d == .infinity {
@@ -54,6 +54,20 @@ struct RowDepthWork {
             }
             out[j &* blocks &+ block] = SIMD4(l, h, anyInfinite != 0 ? 1 : 0, h > 0 ? 1 : 0)
         }
+    }
+
+    /// The least lane of `v` (no NaN lanes): inlined, where `SIMD.min()` is a generic call.
+    @inline(__always) static func least(_ v: SIMD8<Float>) -> Float {
+        let a = v.lowHalf.replacing(with: v.highHalf, where: v.highHalf .< v.lowHalf)
+        let b = a.lowHalf.replacing(with: a.highHalf, where: a.highHalf .< a.lowHalf)
+        return b[1] < b[0] ? b[1] : b[0]
+    }
+
+    /// The greatest lane of `v` (no NaN lanes).
+    @inline(__always) static func greatest(_ v: SIMD8<Float>) -> Float {
+        let a = v.lowHalf.replacing(with: v.highHalf, where: v.highHalf .> v.lowHalf)
+        let b = a.lowHalf.replacing(with: a.highHalf, where: a.highHalf .> a.lowHalf)
+        return b[1] > b[0] ? b[1] : b[0]
     }
 
     /// Row `j` of the warp's depth: a pixel of infinite depth within `reach` pixels (straight
