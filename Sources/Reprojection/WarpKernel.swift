@@ -143,12 +143,19 @@ struct BandWork {
                     let dp = UnsafeMutableRawPointer(targetDepth + t), ip = UnsafeMutableRawPointer(target + t)
                     let old = dp.loadUnaligned(as: SIMD8<Float>.self)
                     let wins = .!(old .<= key)
-                    if BandWork.laneBits(wins) != 0 {
+                    let winners = BandWork.laneBits(wins)
+                    let sourceIndex = SIMD8(repeating: UInt32(truncatingIfNeeded: rowOffset &+ i0)) &+ laneWords
+                    let op = UnsafeMutableRawPointer(offsets + t)
+                    if winners == 0xFF {
+                        // All win (the usual case: the pixels are still holes): plain stores. The
+                        // index and offset rows are not in cache yet, and reading them stalls.
+                        dp.storeBytes(of: key, as: SIMD8<Float>.self)
+                        ip.storeBytes(of: sourceIndex, as: SIMD8<UInt32>.self)
+                        op.storeBytes(of: offset, as: SIMD8<UInt32>.self)
+                    } else if winners != 0 {
                         dp.storeBytes(of: old.replacing(with: key, where: wins), as: SIMD8<Float>.self)
-                        let sourceIndex = SIMD8(repeating: UInt32(truncatingIfNeeded: rowOffset &+ i0)) &+ laneWords
                         ip.storeBytes(of: ip.loadUnaligned(as: SIMD8<UInt32>.self).replacing(with: sourceIndex, where: wins),
                                       as: SIMD8<UInt32>.self)
-                        let op = UnsafeMutableRawPointer(offsets + t)
                         op.storeBytes(of: op.loadUnaligned(as: SIMD8<UInt32>.self).replacing(with: offset, where: wins),
                                       as: SIMD8<UInt32>.self)
                     }
