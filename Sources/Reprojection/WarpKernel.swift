@@ -162,16 +162,23 @@ struct BandWork {
                     i0 &+= 8
                     continue
                 }
-                repeat {
-                    let lane = bits.trailingZeroBitCount
-                    bits &= bits &- 1
-                    let t = Int(index[lane]), k = key[lane]
-                    if !(targetDepth[t] <= k) {
-                        targetDepth[t] = k
-                        target[t] = UInt32(truncatingIfNeeded: rowOffset &+ i0 &+ lane)
-                        offsets[t] = offset[lane]
-                    }
-                } while bits != 0
+                // One lane at a time, from a copy of the vectors made once (indexing a vector
+                // lane by lane stores the whole vector again for every lane).
+                withUnsafeTemporaryAllocation(of: SIMD8<UInt32>.self, capacity: 3) { lanesOf in
+                    let p = lanesOf.baseAddress!
+                    p[0] = unsafeBitCast(index, to: SIMD8<UInt32>.self); p[1] = unsafeBitCast(key, to: SIMD8<UInt32>.self); p[2] = offset
+                    let words = UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self)
+                    repeat {
+                        let lane = bits.trailingZeroBitCount
+                        bits &= bits &- 1
+                        let t = Int(Int32(bitPattern: words[lane])), k = Float(bitPattern: words[8 &+ lane])
+                        if !(targetDepth[t] <= k) {
+                            targetDepth[t] = k
+                            target[t] = UInt32(truncatingIfNeeded: rowOffset &+ i0 &+ lane)
+                            offsets[t] = words[16 &+ lane]
+                        }
+                    } while bits != 0
+                }
             }
             i0 &+= 8
         }
