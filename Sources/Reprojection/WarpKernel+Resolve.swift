@@ -41,21 +41,23 @@ extension BandWork {
                 let bits = BandWork.laneBits(reached)
                 reachedBits[x &>> 3] = UInt8(truncatingIfNeeded: bits)
                 if bits == 0 { x &+= 8; continue }
-                idx.replace(with: 0, where: .!reached)
+                // Unreached lanes read a reached lane's texels (discarded), keeping the reads together.
+                idx.replace(with: SIMD8(repeating: idx[bits.trailingZeroBitCount]), where: .!reached)
                 var out: SIMD8<UInt32>
                 if nearestOnly {
                     out = Self.gather(colors, idx)
                 } else {
                     // The winner's depth, and where the target pixel's centre falls in the
                     // source (the scatter's offsets from the winner, 1/256 pixel).
-                    // Source reads are vector loads where the lanes' indices form one or two runs of
-                    // consecutive pixels (lanes 0… and …7: a slanted surface's winners switch source
-                    // rows, a silhouette switches surfaces), blended; else gathers (slow on AMD).
-                    let winners = Self.runs(idx, laneInts, extent: 8, count: sw &* sh)
+                    // Source reads are vector loads where the lanes' indices fall in one or two
+                    // windows of 8 pixels (lanes 0… and …7: a slanted surface's winners switch
+                    // source rows, a silhouette switches surfaces, a stretch repeats a pixel),
+                    // shuffled into place and blended; else gathers (slow, on AMD too).
+                    let count = sw &* sh
                     let sd: SIMD8<Float>, own: SIMD8<UInt32>
-                    if let (p, q, inP) = winners {
-                        sd = Self.load(sourceDepth + p).replacing(with: Self.load(sourceDepth + q), where: .!inP)
-                        own = Self.load(colors + p).replacing(with: Self.load(colors + q), where: .!inP)
+                    if let w = Self.windows(idx, laneInts, extent: 8, count: count) {
+                        sd = unsafeBitCast(Self.read(depthBits, 0, w), to: SIMD8<Float>.self)
+                        own = Self.read(colors, 0, w)
                     } else {
                         sd = unsafeBitCast(Self.gather(UnsafePointer(depthBits), idx), to: SIMD8<Float>.self)
                         own = Self.gather(colors, idx)
@@ -66,25 +68,18 @@ extension BandWork {
                     } else {
                         for k in 0..<n { packed[k] = Int32(bitPattern: offsets[row &+ x &+ k]) }
                     }
-                    packed.replace(with: 0, where: .!reached)   // unreached lanes read texel 0, harmlessly
+                    packed.replace(with: SIMD8(repeating: packed[bits.trailingZeroBitCount]), where: .!reached)   // as idx
                     let ox = (packed &<< 16) &>> 16, oy = packed &>> 16
                     let tx = unsafeBitCast(ox & 0xFF, to: SIMD8<UInt32>.self), tyw = unsafeBitCast(oy & 0xFF, to: SIMD8<UInt32>.self)
                     let topIndex = idx &+ (ox &>> 8) &+ (oy &>> 8) &* stride
                     var c00, c10, c01, c11: SIMD8<UInt32>, d00, d10, d01, d11: SIMD8<Float>
-                    if let (p, q, inP) = Self.runs(topIndex, laneInts, extent: sw &+ 9, count: sw &* sh) {
-                        (c00, c10) = (Self.load(colors + p), Self.load(colors + (p &+ 1)))
-                        (c01, c11) = (Self.load(colors + (p &+ sw)), Self.load(colors + (p &+ sw &+ 1)))
-                        (d00, d10) = (Self.load(sourceDepth + p), Self.load(sourceDepth + (p &+ 1)))
-                        (d01, d11) = (Self.load(sourceDepth + (p &+ sw)), Self.load(sourceDepth + (p &+ sw &+ 1)))
-                        if p != q {
-                            let inQ = .!inP
-                            c00.replace(with: Self.load(colors + q), where: inQ); c10.replace(with: Self.load(colors + (q &+ 1)), where: inQ)
-                            c01.replace(with: Self.load(colors + (q &+ sw)), where: inQ)
-                            c11.replace(with: Self.load(colors + (q &+ sw &+ 1)), where: inQ)
-                            d00.replace(with: Self.load(sourceDepth + q), where: inQ); d10.replace(with: Self.load(sourceDepth + (q &+ 1)), where: inQ)
-                            d01.replace(with: Self.load(sourceDepth + (q &+ sw)), where: inQ)
-                            d11.replace(with: Self.load(sourceDepth + (q &+ sw &+ 1)), where: inQ)
-                        }
+                    if let w = Self.windows(topIndex, laneInts, extent: sw &+ 9, count: count) {
+                        (c00, c10) = (Self.read(colors, 0, w), Self.read(colors, 1, w))
+                        (c01, c11) = (Self.read(colors, sw, w), Self.read(colors, sw &+ 1, w))
+                        d00 = unsafeBitCast(Self.read(depthBits, 0, w), to: SIMD8<Float>.self)
+                        d10 = unsafeBitCast(Self.read(depthBits, 1, w), to: SIMD8<Float>.self)
+                        d01 = unsafeBitCast(Self.read(depthBits, sw, w), to: SIMD8<Float>.self)
+                        d11 = unsafeBitCast(Self.read(depthBits, sw &+ 1, w), to: SIMD8<Float>.self)
                     } else {
                         (c00, c10) = Self.gatherPairs(colors, topIndex)
                         (c01, c11) = Self.gatherPairs(colors, topIndex &+ stride)
@@ -114,18 +109,49 @@ extension BandWork {
         }
     }
 
-    /// Whether source indices `v` form runs of consecutive pixels from lane 0's index `p` and
-    /// to lane 7's `q` (lanes in `inP` in the first; p == q: one run), with `extent` pixels
-    /// from either start inside the `count`-pixel source; nil otherwise.
-    @inline(__always) static func runs(_ v: SIMD8<Int32>, _ laneInts: SIMD8<Int32>, extent: Int, count: Int)
-        -> (Int, Int, SIMDMask<SIMD8<Int32>>)? {
-        let p = v[0], q = v[7] &- 7
-        let inP = v .== SIMD8(repeating: p) &+ laneInts
-        let bits = laneBits(inP)
-        if bits == 0xFF { return (Int(p), Int(p), inP) }
-        guard laneBits(inP .| (v .== SIMD8(repeating: q) &+ laneInts)) == 0xFF, q >= 0,
-              Int(q) &+ extent <= count, Int(p) &+ extent <= count else { return nil }
-        return (Int(p), Int(q), inP)
+    /// Where 8 lanes' source indices lie: in the window of 8 pixels from `p` (lane 0's index)
+    /// where `inP`, else in the one from `q` (lane 7's index less 7); the lanes' places in the
+    /// windows; `direct`: each lane at its own place (no shuffle), `two`: the second window
+    /// is used.
+    struct Windows {
+        var p: Int, q: Int, inP: SIMDMask<SIMD8<Int32>>, placeP: SIMD8<Int32>, placeQ: SIMD8<Int32>, direct: Bool, two: Bool
+    }
+
+    /// The windows that hold indices `v`, with `extent` pixels from either start inside the
+    /// `count`-pixel source (unless all lanes run side by side: then each read is a lane's
+    /// own); nil when two windows do not hold them all.
+    @inline(__always) static func windows(_ v: SIMD8<Int32>, _ laneInts: SIMD8<Int32>, extent: Int, count: Int) -> Windows? {
+        let p = v[0], placeP = v &- SIMD8(repeating: p)
+        let sideBySide = placeP .== laneInts
+        if laneBits(sideBySide) == 0xFF {
+            return Windows(p: Int(p), q: Int(p), inP: sideBySide, placeP: laneInts, placeQ: laneInts, direct: true, two: false)
+        }
+        let q = v[7] &- 7, placeQ = v &- SIMD8(repeating: q)
+        let zero = SIMD8<Int32>(repeating: 0), eight = SIMD8<Int32>(repeating: 8)
+        let inP = (placeP .>= zero) .& (placeP .< eight), inQ = (placeQ .>= zero) .& (placeQ .< eight)
+        guard laneBits(inP .| inQ) == 0xFF, q >= 0, Int(p) &+ extent <= count, Int(q) &+ extent <= count else { return nil }
+        let direct = laneBits(sideBySide .| .!inP) == 0xFF && laneBits((placeQ .== laneInts) .| inP) == 0xFF
+        return Windows(p: Int(p), q: Int(q), inP: inP, placeP: placeP, placeQ: placeQ, direct: direct, two: laneBits(inP) != 0xFF)
+    }
+
+    /// The 8 lanes' values `base[index + k]`, read through windows `w` of their indices.
+    @inline(__always) static func read(_ base: UnsafePointer<UInt32>, _ k: Int, _ w: Windows) -> SIMD8<UInt32> {
+        var a = load(base + (w.p &+ k))
+        if !w.direct { a = permute(a, w.placeP) }
+        guard w.two else { return a }
+        var b = load(base + (w.q &+ k))
+        if !w.direct { b = permute(b, w.placeQ) }
+        return a.replacing(with: b, where: .!w.inP)
+    }
+
+    /// Lane `places[k]` of `v` in lane k (places 0…7; vpermd).
+    @inline(__always) static func permute(_ v: SIMD8<UInt32>, _ places: SIMD8<Int32>) -> SIMD8<UInt32> {
+        #if arch(x86_64)
+        return unsafeBitCast(_mm256_permutevar8x32_epi32(unsafeBitCast(v, to: __m256i.self), unsafeBitCast(places, to: __m256i.self)),
+                             to: SIMD8<UInt32>.self)
+        #else
+        var r = SIMD8<UInt32>(); for k in 0..<8 { r[k] = v[Int(places[k] & 7)] }; return r
+        #endif
     }
 
     @inline(__always) static func load<T: SIMDScalar>(_ p: UnsafePointer<T>) -> SIMD8<T> {
