@@ -20,31 +20,37 @@ struct RowDepthWork {
     static let reach = 3
 
     /// Row `j`: copied to the warp's depth, its finite and infinite pixels as bits, its blocks'
-    /// ranges.
+    /// ranges (one pass; each 64-pixel word of bits is gathered in registers, stored once).
     func measure(row j: Int) {
-        let p = depth + j &* width
-        (warpDepth + j &* width).update(from: p, count: width)
+        let p = depth + j &* width, copy = warpDepth + j &* width
         let fb = finiteBits + j &* words, ib = infiniteBits + j &* words
         fb.update(repeating: 0, count: words); ib.update(repeating: 0, count: words)
         let inf = SIMD8<Float>(repeating: .infinity), zero = SIMD8<Float>(repeating: 0)
         for block in 0..<blocks {
             let c0 = block &* WarpKernel.blockColumns, c1 = min(width, c0 &+ WarpKernel.blockColumns)
-            var lo = inf, hi = zero, anyInfinite: UInt32 = 0
+            var lo = inf, hi = zero, anyInfinite: UInt64 = 0
             var i = c0
             while i &+ 8 <= c1 {
-                let d = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
-                let finite = (d .> zero) .& (d .< inf)
-                lo.replace(with: d, where: finite .& (d .< lo))
-                hi.replace(with: d, where: finite .& (d .> hi))
-                fb[i &>> 6] |= UInt64(BandWork.laneBits(finite)) << UInt64(i & 63)
-                let infinite = BandWork.laneBits(d .== inf)
-                ib[i &>> 6] |= UInt64(infinite) << UInt64(i & 63)
-                anyInfinite |= infinite
-                i &+= 8
+                // One word: i is a multiple of 8, so at least 8 columns remain before its end.
+                let wordEnd = min(c1, (i | 63) &+ 1), word = i &>> 6
+                var finiteWord: UInt64 = 0, infiniteWord: UInt64 = 0
+                while i &+ 8 <= wordEnd {
+                    let d = UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
+                    UnsafeMutableRawPointer(copy + i).storeBytes(of: d, as: SIMD8<Float>.self)
+                    let finite = (d .> zero) .& (d .< inf)
+                    lo.replace(with: d, where: finite .& (d .< lo))
+                    hi.replace(with: d, where: finite .& (d .> hi))
+                    finiteWord |= UInt64(BandWork.laneBits(finite)) << UInt64(i & 63)
+                    infiniteWord |= UInt64(BandWork.laneBits(d .== inf)) << UInt64(i & 63)
+                    i &+= 8
+                }
+                fb[word] |= finiteWord; ib[word] |= infiniteWord
+                anyInfinite |= infiniteWord
             }
             var l = Self.least(lo), h = Self.greatest(hi)
             while i < c1 {
                 let d = p[i]
+                copy[i] = d
                 if d == .infinity {
                     ib[i &>> 6] |= 1 << UInt64(i & 63); anyInfinite = 1
                 } else if d > 0 {
