@@ -74,18 +74,30 @@ extension BandWork {
                     let topIndex = idx &+ (ox &>> 8) &+ (oy &>> 8) &* stride
                     // Centres that all fall on source rows (a sideways move: vertical weights 0)
                     // need no lower taps: the vertical lerp with weight 0 gives the upper one.
-                    let level = BandWork.laneBits(tyw .== SIMD8(repeating: 0)) == 0xFF
+                    // Likewise centres on source columns (an up or down move) need no right taps.
+                    let zero = SIMD8<UInt32>(repeating: 0)
+                    let level = BandWork.laneBits(tyw .== zero) == 0xFF, plumb = !level && BandWork.laneBits(tx .== zero) == 0xFF
                     var c00, c10, c01, c11: SIMD8<UInt32>, d00, d10, d01, d11: SIMD8<Float>
                     if let w = Self.windows(topIndex, laneInts, extent: sw &+ 9, count: count) {
-                        (c00, c10) = (Self.read(colors, 0, w), Self.read(colors, 1, w))
+                        c00 = Self.read(colors, 0, w)
                         d00 = unsafeBitCast(Self.read(depthBits, 0, w), to: SIMD8<Float>.self)
-                        d10 = unsafeBitCast(Self.read(depthBits, 1, w), to: SIMD8<Float>.self)
+                        if plumb {
+                            (c10, d10) = (c00, d00)
+                        } else {
+                            c10 = Self.read(colors, 1, w)
+                            d10 = unsafeBitCast(Self.read(depthBits, 1, w), to: SIMD8<Float>.self)
+                        }
                         if level {
                             (c01, c11, d01, d11) = (c00, c10, d00, d10)
                         } else {
-                            (c01, c11) = (Self.read(colors, sw, w), Self.read(colors, sw &+ 1, w))
+                            c01 = Self.read(colors, sw, w)
                             d01 = unsafeBitCast(Self.read(depthBits, sw, w), to: SIMD8<Float>.self)
-                            d11 = unsafeBitCast(Self.read(depthBits, sw &+ 1, w), to: SIMD8<Float>.self)
+                            if plumb {
+                                (c11, d11) = (c01, d01)
+                            } else {
+                                c11 = Self.read(colors, sw &+ 1, w)
+                                d11 = unsafeBitCast(Self.read(depthBits, sw &+ 1, w), to: SIMD8<Float>.self)
+                            }
                         }
                     } else {
                         (c00, c10) = Self.gatherPairs(colors, topIndex)
@@ -99,10 +111,15 @@ extension BandWork {
                     // as the winner's own colour: a silhouette's colours are not mixed across it.
                     let lowest = sd * 0.98
                     func other(_ d: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { .!((d .>= lowest) .& (sd .>= d * 0.98)) }
-                    c00.replace(with: own, where: other(d00)); c10.replace(with: own, where: other(d10))
-                    if level {
+                    c00.replace(with: own, where: other(d00))
+                    if plumb {
+                        c01.replace(with: own, where: other(d01))
+                        out = Self.lerp(c00, c01, tyw)
+                    } else if level {
+                        c10.replace(with: own, where: other(d10))
                         out = Self.lerp(c00, c10, tx)
                     } else {
+                        c10.replace(with: own, where: other(d10))
                         c01.replace(with: own, where: other(d01)); c11.replace(with: own, where: other(d11))
                         out = Self.lerp(Self.lerp(c00, c10, tx), Self.lerp(c01, c11, tx), tyw)
                     }
