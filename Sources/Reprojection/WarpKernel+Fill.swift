@@ -3,7 +3,8 @@
 import RenderCore
 
 extension BandWork {
-    /// How many rows up and down a hole looks for reached pixels.
+    /// How many rows up and down a hole looks for reached pixels (at most 8: their mask bytes
+    /// are read into one 64-bit word).
     static let fillReach = 4
 
     /// Whether the warp reached target pixel (x, y) (from `reached`, written by `resolve`).
@@ -66,12 +67,22 @@ extension BandWork {
                 }
                 continue
             }
+            // The mask bytes of the rows above and below (byte k − 1: row y ∓ k), per group of
+            // 8 columns: the nearest reached row is the lowest byte with the pixel's bit set.
+            var group = -1, aboveBytes: UInt64 = 0, belowBytes: UInt64 = 0
             for p in x0..<x {
-                var above = -1, below = -1
-                for k in 1...Self.fillReach {
-                    if above < 0 && y &- k >= 0 && isReached(p, y &- k) { above = row &- k &* width &+ p }
-                    if below < 0 && y &+ k < height && isReached(p, y &+ k) { below = row &+ k &* width &+ p }
+                if p &>> 3 != group {
+                    group = p &>> 3; aboveBytes = 0; belowBytes = 0
+                    for k in 1...Self.fillReach {
+                        let shift = UInt64(8 &* (k &- 1))
+                        if y &- k >= 0 { aboveBytes |= UInt64(reached[(y &- k) &* groupsPerRow &+ group]) << shift }
+                        if y &+ k < height { belowBytes |= UInt64(reached[(y &+ k) &* groupsPerRow &+ group]) << shift }
+                    }
                 }
+                let bit = UInt64(p & 7), ones: UInt64 = 0x0101_0101_0101_0101
+                let up = (aboveBytes >> bit) & ones, down = (belowBytes >> bit) & ones
+                let above = up == 0 ? -1 : row &- (up.trailingZeroBitCount &>> 3 &+ 1) &* width &+ p
+                let below = down == 0 ? -1 : row &+ (down.trailingZeroBitCount &>> 3 &+ 1) &* width &+ p
                 var from: Int
                 if above >= 0 && below >= 0 {
                     from = targetDepth[above] >= targetDepth[below] ? above : below
