@@ -1,6 +1,8 @@
 // SplatLOD — LODOptions: how a capture is drawn through levels of detail: the splat budget, a
 // forced level, the pixel threshold, the chunk cache's bound, where built trees are kept and the
 // memory a tree's build may take.
+import Foundation
+
 /// Options of a level-of-detail splat scene (`--splat-budget`, `--lod`).
 public struct LODOptions: Sendable, Equatable {
     /// The default budget: the most splats a frame draws, sized so the window holds 30 fps at
@@ -18,8 +20,16 @@ public struct LODOptions: Sendable, Equatable {
     /// false keeps the box rule throughout (tests whose small image stands for the centre of a
     /// full frame, where what that crop shows is not what the frame would).
     public var spendsBudgetByVisibleArea = true
-    /// Bytes of decoded chunks kept (LRU) beyond those the frame pins.
-    public var cacheBytes = 1 << 30
+    /// Bytes of decoded chunks kept (LRU) beyond those the frame pins (`defaultCacheBytes`).
+    public var cacheBytes = LODOptions.defaultCacheBytes
+    /// A sixth of the machine's memory, at least 1 GiB and at most 8 GiB. The bound also sets the
+    /// most splats a frame may show (`LODMemory.ceiling`: half of it): with a fixed 1 GiB that was
+    /// 1.47M SH 3 splats on any machine, so a still eye never got the whole 4M room even with 23 GB
+    /// free; a sixth lets a 24 GB machine show 5.3M, and an 8 GB one keeps 1.3 GB.
+    public static let defaultCacheBytes: Int = {
+        let sixth = Int(clamping: ProcessInfo.processInfo.physicalMemory / 6)
+        return min(8 << 30, max(1 << 30, sixth))
+    }()
     /// Whether the budget was named (`--splat-budget N`): a plain capture of any size then gets
     /// levels of detail; otherwise only one above `wholeCaptureLimit` does.
     public var budgetNamed = false

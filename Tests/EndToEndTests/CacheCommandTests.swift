@@ -58,8 +58,11 @@ struct CacheCommandTests {
         let c = try BinaryLocator.run(bin, ["convert", ply, meta])
         try #require(c.status == 0, "\(c.stderr)")
         let plain = try BinaryLocator.run(bin, ["info", meta])
+        // The chunk cache's bound is a sixth of the machine's memory, 1024 to 8192 MB.
+        let cached = plain.stdout.split(separator: "plus up to ").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
         #expect(plain.status == 0 && plain.stdout.contains("to draw:  about ")
-                && plain.stdout.contains("MB at the default budget of 50,000 splats (plus up to 1024 MB of cached chunks)"), "\(plain.stdout)")
+                && plain.stdout.contains("MB at the default budget of 50,000 splats (plus up to ")
+                && plain.stdout.contains(" MB of cached chunks)") && (1024...8192).contains(cached), "\(plain.stdout)")
         let named = try BinaryLocator.run(bin, ["info", meta, "--splat-budget", "10k"])
         #expect(named.stdout.contains("at a budget of 10,000 splats"), "\(named.stdout)")
         let json = try BinaryLocator.run(bin, ["info", meta, "--json"])
