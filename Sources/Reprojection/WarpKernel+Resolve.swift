@@ -1,8 +1,12 @@
 // WarpKernel+Resolve — from "which source pixel won this target pixel" to its colour, sampled
 // where the target pixel's centre falls in the source (sub-pixel, bilinear).
+import CSIMD
 import RenderCore
 
 extension BandWork {
+    /// How many source pixels ahead the resolve prefetches its source rows.
+    static let resolvePrefetch = 64
+
     /// Replaces the source index the scatter left in each reached pixel of band `b` by a
     /// colour, and records which pixels were reached (`reached`). The winner's own position
     /// lands up to half a pixel from the target pixel's centre; the warp is locally a
@@ -68,6 +72,14 @@ extension BandWork {
                     let ox = (packed &<< 16) &>> 16, oy = packed &>> 16
                     let tx = unsafeBitCast(ox & 0xFF, to: SIMD8<UInt32>.self), tyw = unsafeBitCast(oy & 0xFF, to: SIMD8<UInt32>.self)
                     let topIndex = idx &+ (ox &>> 8) &+ (oy &>> 8) &* stride
+                    if x & 15 == 0 {
+                        // The source rows' lines some pixels ahead (four streams, colour and
+                        // depth of two rows, besides the target's: more than the hardware
+                        // prefetchers follow).
+                        let ahead = Int(topIndex[0]) &+ Self.resolvePrefetch
+                        csimd_prefetch(colors + ahead); csimd_prefetch(depthBits + ahead)
+                        csimd_prefetch(colors + (ahead &+ sw)); csimd_prefetch(depthBits + (ahead &+ sw))
+                    }
                     // Centres that all fall on source rows (a sideways move: vertical weights 0)
                     // need no lower taps: the vertical lerp with weight 0 gives the upper one.
                     // Likewise centres on source columns (an up or down move) need no right taps.
