@@ -200,7 +200,12 @@ public final class Timewarp {
                 } else if lo > hi || !(lo < Float(targetHeight) + 1) || !(hi > -1) {
                     rowTargets[k] = SIMD2(1, 0)
                 } else {
-                    rowTargets[k] = SIMD2(Int32(max(-1, lo.rounded(.down) - 1)), Int32(min(Float(last) + 1, hi.rounded(.down) + 1)))
+                    // The kernel's rows differ from these by float rounding only (~10⁻³ pixel): a
+                    // margin of 1/16 pixel, not a whole row, so that a row landing on its own
+                    // row (a sideways move, the background) is not also scattered by the band
+                    // above or below it.
+                    let margin: Float = 1.0 / 16
+                    rowTargets[k] = SIMD2(Int32(max(-1, (lo - margin).rounded(.down))), Int32(min(Float(last) + 1, (hi + margin).rounded(.down))))
                 }
             }
         }
