@@ -141,7 +141,8 @@ public final class Timewarp {
         }
         let t0 = MonotonicClock.now()
         let mapping = try WarpMapping(from: from, to: camera)
-        boundTargetRows(mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height)
+        TargetRowBounds(mapping: mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height,
+                        depths: rowDepths.base, rows: rowTargets.base).run()
         let rows = max(1, bandRows), bands = (target.height + rows - 1) / rows
         let fillItems = (target.height + BandWork.fillRows - 1) / BandWork.fillRows
         bandHoles.reserve(fillItems)
@@ -167,48 +168,6 @@ public final class Timewarp {
         lastStats = stats
         withExtendedLifetime(source) {}
         return stats
-    }
-
-    /// Each source row block's range of target rows, from its depth range: for a fixed depth
-    /// the target row is monotonic along the row, and for a fixed column monotonic in the
-    /// depth, so the extremes lie at the corners (the block's first and last column × least and
-    /// greatest depth, and +inf); a corner at or behind the target eye makes the range the
-    /// whole target.
-    private func boundTargetRows(_ m: WarpMapping, sourceWidth: Int, sourceHeight: Int, targetHeight: Int) {
-        let last = Int32(targetHeight - 1), blocks = WarpKernel.blocks(width: sourceWidth)
-        for j in 0..<sourceHeight {
-            for block in 0..<blocks {
-                let r = rowDepths[j * blocks + block]
-                let first = block * WarpKernel.blockColumns, lastColumn = min(sourceWidth, first + WarpKernel.blockColumns) - 1
-                var lo = Float.infinity, hi = -Float.infinity, whole = false
-                for corner in 0..<6 {
-                    let i = corner & 1 == 0 ? first : lastColumn
-                    let depth: Float
-                    switch corner >> 1 {
-                    case 0: guard r.w > 0 else { continue }; depth = r.x
-                    case 1: guard r.w > 0 else { continue }; depth = r.y
-                    default: guard r.z > 0 else { continue }; depth = .infinity
-                    }
-                    let t = m.homogeneous(column: i, row: j, depth: depth)
-                    guard t.z > WarpKernel.nearestDepth else { whole = true; break }
-                    let y = t.y / t.z
-                    lo = min(lo, y); hi = max(hi, y)
-                }
-                let k = j * blocks + block
-                if whole {
-                    rowTargets[k] = SIMD2(0, last)
-                } else if lo > hi || !(lo < Float(targetHeight) + 1) || !(hi > -1) {
-                    rowTargets[k] = SIMD2(1, 0)
-                } else {
-                    // The kernel's rows differ from these by float rounding only (~10⁻³ pixel): a
-                    // margin of 1/16 pixel, not a whole row, so that a row landing on its own
-                    // row (a sideways move, the background) is not also scattered by the band
-                    // above or below it.
-                    let margin: Float = 1.0 / 16
-                    rowTargets[k] = SIMD2(Int32(max(-1, (lo - margin).rounded(.down))), Int32(min(Float(last) + 1, (hi + margin).rounded(.down))))
-                }
-            }
-        }
     }
 
     /// Runs one stage on every worker and waits.
