@@ -58,8 +58,8 @@ public final class Timewarp {
     /// Per source row, per block: the first and last target row it can land in (first > last:
     /// none).
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
-    /// Per fill item (`BandWork.fillRows` rows): holes found.
-    let bandHoles = ScratchBuffer<Int>()
+    /// Per target row: holes found.
+    let rowHoles = ScratchBuffer<Int>()
     /// Per target pixel: where its centre falls in the source, from the winner (`BandWork.offsets`).
     let offsets = ScratchBuffer<UInt32>()
     /// Per target pixel, a bit: reached by the warp.
@@ -144,8 +144,7 @@ public final class Timewarp {
         TargetRowBounds(mapping: mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height,
                         depths: rowDepths.base, rows: rowTargets.base).run()
         let rows = max(1, bandRows), bands = (target.height + rows - 1) / rows
-        let fillItems = (target.height + BandWork.fillRows - 1) / BandWork.fillRows
-        bandHoles.reserve(fillItems)
+        rowHoles.reserve(target.height)
         let groups = (target.width + 7) / 8
         reachedBits.reserve(groups * target.height)
         offsets.reserve(target.pixelCount)
@@ -153,7 +152,7 @@ public final class Timewarp {
                             sourceHeight: source.height, rowTargets: rowTargets.base,
                             blocks: WarpKernel.blocks(width: source.width),
                             target: target.color, targetDepth: target.depth, width: target.width, height: target.height,
-                            mapping: mapping, bandRows: rows, bands: bands, holes: bandHoles.base, offsets: offsets.base,
+                            mapping: mapping, bandRows: rows, bands: bands, holes: rowHoles.base, offsets: offsets.base,
                             reached: reachedBits.base, groupsPerRow: groups,
                             background: PackedColor.pack(Vec4(camera.background.x, camera.background.y, camera.background.z, 1)))
         run(.scatter(work))
@@ -161,7 +160,7 @@ public final class Timewarp {
         run(.fill(work))
         let t2 = MonotonicClock.now()
         var stats = WarpStats()
-        for k in 0..<fillItems { stats.holePixels += bandHoles[k] }
+        for y in 0..<target.height { stats.holePixels += rowHoles[y] }
         stats.scatterMs = (t1 - t0) * 1000
         stats.fillMs = (t2 - t1) * 1000
         stats.totalMs = (t2 - t0) * 1000

@@ -17,7 +17,8 @@ extension BandWork {
     /// should share them.
     static let fillRows = 4
 
-    /// Fills the holes of rows `fillRows`·k…. A hole takes, when the warp reached a pixel within
+    /// Fills the holes of rows `fillRows`·k… that `fillInterior(band:)` left (rows within
+    /// `fillReach` of a band's edge). A hole takes, when the warp reached a pixel within
     /// `fillReach` rows both above and below it, the farther of the nearest two (a crack where
     /// a surface was stretched, or a thin sliver uncovered by a vertical move); else the
     /// farther end of its run of holes in the row (a disocclusion shows what was behind: the
@@ -26,9 +27,23 @@ extension BandWork {
     /// here, so the result does not depend on which rows are filled first.
     func fill(item k: Int) {
         let y0 = k &* Self.fillRows, y1 = min(height, y0 &+ Self.fillRows)
-        var count = 0
-        for y in y0..<y1 { count &+= fill(row: y) }
-        holes[k] = count
+        for y in y0..<y1 where !isInterior(row: y) { holes[y] = fill(row: y) }
+    }
+
+    /// Fills the holes of band `b`'s rows whose rows within `fillReach` lie in the band too,
+    /// right after the band's resolve (its pixels still in cache): they read no other band.
+    func fillInterior(band b: Int) {
+        let y0 = b &* bandRows, y1 = min(height, y0 &+ bandRows)
+        let first = y0 == 0 ? 0 : y0 &+ Self.fillReach, end = y1 == height ? height : y1 &- Self.fillReach
+        var y = first
+        while y < end { holes[y] = fill(row: y); y &+= 1 }
+    }
+
+    /// Whether row `y` is filled with its band (`fillInterior`): the rows within `fillReach`
+    /// above and below it are in its band.
+    @inline(__always) private func isInterior(row y: Int) -> Bool {
+        let y0 = y / bandRows &* bandRows, y1 = min(height, y0 &+ bandRows)
+        return (y0 == 0 || y >= y0 &+ Self.fillReach) && (y1 == height || y < y1 &- Self.fillReach)
     }
 
     /// Whether no pixel in mask bytes `g0..<g1` of the rows within `fillReach` above and below

@@ -39,7 +39,7 @@ struct BandWork {
     let width: Int, height: Int
     let mapping: WarpMapping
     let bandRows: Int, bands: Int
-    /// Per fill item (`fillRows` target rows): holes found.
+    /// Per target row: holes found.
     let holes: UnsafeMutablePointer<Int>
     /// Per target pixel, where its centre falls in the source relative to the winner's centre,
     /// in 1/256 pixel (x in the low 16 bits, y in the high, two's complement; the winner's own
@@ -56,7 +56,7 @@ struct BandWork {
     /// blocks in one call, in raster order): the band's depth
     /// starts as NaN (a hole), and a source pixel's index and depth are written where its
     /// depth is less than the pixel's (or the pixel is still a hole); then `resolve` turns the
-    /// indices into colours.
+    /// indices into colours, and the holes of the rows that read no other band are filled.
     func scatter(band b: Int) {
         let y0 = b &* bandRows, y1 = min(height, y0 &+ bandRows)
         (targetDepth + y0 &* width).update(repeating: .nan, count: (y1 &- y0) &* width)
@@ -75,6 +75,7 @@ struct BandWork {
             }
         }
         resolve(band: b)
+        fillInterior(band: b)
     }
 
     @inline(__always)
