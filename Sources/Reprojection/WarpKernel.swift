@@ -165,19 +165,25 @@ struct BandWork {
                 }
                 // One lane at a time, from a copy of the vectors made once (indexing a vector
                 // lane by lane stores the whole vector again for every lane).
-                withUnsafeTemporaryAllocation(of: SIMD8<UInt32>.self, capacity: 3) { lanesOf in
+                // A lane that loses writes to a sink instead of branching (whether a lane wins
+                // is hard to predict where surfaces overlap).
+                withUnsafeTemporaryAllocation(of: SIMD8<UInt32>.self, capacity: 4) { lanesOf in
                     let p = lanesOf.baseAddress!
                     p[0] = unsafeBitCast(index, to: SIMD8<UInt32>.self); p[1] = unsafeBitCast(key, to: SIMD8<UInt32>.self); p[2] = offset
                     let words = UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self)
+                    let sink = UnsafeMutableRawPointer(p + 3)
+                    let dBase = UnsafeMutableRawPointer(targetDepth), iBase = UnsafeMutableRawPointer(target)
+                    let oBase = UnsafeMutableRawPointer(offsets)
+                    let first = UInt32(truncatingIfNeeded: rowOffset &+ i0)
                     repeat {
                         let lane = bits.trailingZeroBitCount
                         bits &= bits &- 1
                         let t = Int(Int32(bitPattern: words[lane])), k = Float(bitPattern: words[8 &+ lane])
-                        if !(targetDepth[t] <= k) {
-                            targetDepth[t] = k
-                            target[t] = UInt32(truncatingIfNeeded: rowOffset &+ i0 &+ lane)
-                            offsets[t] = words[16 &+ lane]
-                        }
+                        let wins = !(targetDepth[t] <= k)
+                        let at = t &<< 2
+                        (wins ? dBase + at : sink).storeBytes(of: k, as: Float.self)
+                        (wins ? iBase + at : sink).storeBytes(of: first &+ UInt32(truncatingIfNeeded: lane), as: UInt32.self)
+                        (wins ? oBase + at : sink).storeBytes(of: words[16 &+ lane], as: UInt32.self)
                     } while bits != 0
                 }
             }
