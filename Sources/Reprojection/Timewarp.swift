@@ -8,9 +8,10 @@ import Workers
 public struct WarpStats: Sendable, Equatable {
     /// Whole `warp(to:into:)` call, milliseconds.
     public var totalMs: Double = 0
-    /// Forward warp with the depth test, milliseconds.
+    /// Forward warp with the depth test, resolve and (bands of 8 rows or more) hole fill, milliseconds.
     public var scatterMs: Double = 0
-    /// Hole fill, milliseconds.
+    /// Hole fill stage, milliseconds (0 when the bands fill their rows and seams themselves,
+    /// within `scatterMs`: bands of 8 rows or more).
     public var fillMs: Double = 0
     /// Target pixels no source pixel reached (filled from their neighbours).
     public var holePixels = 0
@@ -58,6 +59,8 @@ public final class Timewarp {
     /// Per source row, per block: the first and last target row it can land in (first > last:
     /// none).
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
+    /// Per seam between two bands: bands still to resolve (the seam's rows are filled then).
+    let seams = BandSeams()
     /// Per target row: holes found.
     let rowHoles = ScratchBuffer<Int>()
     /// Per target pixel: where its centre falls in the source, from the winner (`BandWork.offsets`).
@@ -155,9 +158,13 @@ public final class Timewarp {
                             mapping: mapping, bandRows: rows, bands: bands, holes: rowHoles.base, offsets: offsets.base,
                             reached: reachedBits.base, groupsPerRow: groups,
                             background: PackedColor.pack(Vec4(camera.background.x, camera.background.y, camera.background.z, 1)))
-        run(.scatter(work))
+        // Bands of at least 2·fillReach rows: a seam's rows are filled by the worker that
+        // finishes its second band, in the scatter stage; else a fill stage after it.
+        let seamed = rows >= 2 * BandWork.fillReach
+        seams.reset(count: bands)
+        run(.scatter(work, seamed: seamed))
         let t1 = MonotonicClock.now()
-        run(.fill(work))
+        if !seamed { run(.fill(work)) }
         let t2 = MonotonicClock.now()
         var stats = WarpStats()
         for y in 0..<target.height { stats.holePixels += rowHoles[y] }
@@ -192,11 +199,12 @@ public final class Timewarp {
                 guard first < w.height else { return }
                 for j in first..<min(w.height, first + 16) { w.dilate(row: j) }
             }
-        case let .scatter(w):
+        case let .scatter(w, seamed):
             while true {
                 let b = nextItem.add(1, ordering: .relaxed).oldValue
                 guard b < w.bands else { return }
                 w.scatter(band: b)
+                if seamed { w.finishSeams(band: b, seams: seams.base) }
             }
         case let .fill(w):
             while true {
@@ -213,6 +221,7 @@ enum WarpStage {
     case idle
     case rowDepths(RowDepthWork)
     case dilate(RowDepthWork)
-    case scatter(BandWork)
+    /// `seamed`: the seams' rows are filled as their bands finish (no fill stage).
+    case scatter(BandWork, seamed: Bool)
     case fill(BandWork)
 }

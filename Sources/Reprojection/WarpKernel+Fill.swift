@@ -1,6 +1,7 @@
 // WarpKernel+Fill — the hole fill: target pixels the forward warp did not reach take the
 // farther of nearby pixels that it did reach (a disocclusion shows what was behind).
 import RenderCore
+import Synchronization
 
 extension BandWork {
     /// How many rows up and down a hole looks for reached pixels (at most 8: their mask bytes
@@ -37,6 +38,21 @@ extension BandWork {
         let first = y0 == 0 ? 0 : y0 &+ Self.fillReach, end = y1 == height ? height : y1 &- Self.fillReach
         var y = first
         while y < end { holes[y] = fill(row: y); y &+= 1 }
+    }
+
+    /// Called once band `b` is resolved: for each seam of `b` whose other band is resolved
+    /// too (the counter reaches 0 here), fills the rows within `fillReach` of the seam (their
+    /// rows within `fillReach` lie in the seam's two bands, as bands have at least
+    /// 2·`fillReach` rows; `Timewarp` runs `fill(item:)` otherwise).
+    func finishSeams(band b: Int, seams: UnsafeMutablePointer<Atomic<Int>>) {
+        var s = max(0, b &- 1)
+        while s <= min(b, bands &- 2) {
+            if seams[s].subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                let edge = (s &+ 1) &* bandRows
+                for y in max(0, edge &- Self.fillReach)..<min(height, edge &+ Self.fillReach) { holes[y] = fill(row: y) }
+            }
+            s &+= 1
+        }
     }
 
     /// Whether row `y` is filled with its band (`fillInterior`): the rows within `fillReach`
