@@ -133,10 +133,9 @@ extension BandWork {
                     }
                 }
                 if n == 8 {
-                    let p = UnsafeMutableRawPointer(target + (row &+ x))
-                    let old = p.loadUnaligned(as: SIMD8<UInt32>.self)
-                    p.storeBytes(of: old.replacing(with: out, where: reached),
-                                 as: SIMD8<UInt32>.self)
+                    // Unreached lanes too: the fill writes every unreached pixel and reads only
+                    // reached ones, so what lands there is never seen.
+                    UnsafeMutableRawPointer(target + (row &+ x)).storeBytes(of: out, as: SIMD8<UInt32>.self)
                 } else {
                     for k in 0..<n where reached[k] { target[row &+ x &+ k] = out[k] }
                 }
