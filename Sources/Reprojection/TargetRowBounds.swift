@@ -12,6 +12,9 @@ struct TargetRowBounds {
     let depths: UnsafePointer<SIMD4<Float>>
     /// Per source row, per block: written, first and last target row (first > last: none).
     let rows: UnsafeMutablePointer<SIMD2<Int32>>
+    /// Per source row: written, the first and last target row of any of its blocks (first >
+    /// last: none), so that a band skips most rows with one test.
+    let rowSpans: UnsafeMutablePointer<SIMD2<Int32>>
 
     /// The kernel's rows differ from the bounds' by float rounding only (~10⁻³ pixel): a margin
     /// of 1/16 pixel, not a whole row, so that a row landing on its own row (a sideways move,
@@ -71,6 +74,14 @@ struct TargetRowBounds {
                                             Int32(min(Float(last) + 1, (h + Self.margin).rounded(.down))))
                     }
                 }
+            }
+            for k in 0..<n {
+                let r = rows + (j0 &+ k) &* blocks
+                var span = SIMD2<Int32>(Int32.max, Int32.min)
+                for block in 0..<blocks where r[block].x <= r[block].y {
+                    span.x = min(span.x, r[block].x); span.y = max(span.y, r[block].y)
+                }
+                rowSpans[j0 &+ k] = span
             }
             j0 &+= 8
         }

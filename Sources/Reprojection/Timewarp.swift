@@ -59,6 +59,8 @@ public final class Timewarp {
     /// Per source row, per block: the first and last target row it can land in (first > last:
     /// none).
     let rowTargets = ScratchBuffer<SIMD2<Int32>>()
+    /// Per source row: the first and last target row of any of its blocks.
+    let rowSpans = ScratchBuffer<SIMD2<Int32>>()
     /// Per seam between two bands: bands still to resolve (the seam's rows are filled then).
     let seams = BandSeams()
     /// Per target row: holes found.
@@ -123,6 +125,7 @@ public final class Timewarp {
         let blocks = WarpKernel.blocks(width: frame.width)
         rowDepths.reserve(frame.height * blocks)
         rowTargets.reserve(frame.height * blocks)
+        rowSpans.reserve(frame.height)
         warpDepth.reserve(frame.pixelCount)
         let words = (frame.width + 63) / 64
         finiteBits.reserve(words * frame.height); infiniteBits.reserve(words * frame.height)
@@ -145,14 +148,14 @@ public final class Timewarp {
         let t0 = MonotonicClock.now()
         let mapping = try WarpMapping(from: from, to: camera)
         TargetRowBounds(mapping: mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height,
-                        depths: rowDepths.base, rows: rowTargets.base).run()
+                        depths: rowDepths.base, rows: rowTargets.base, rowSpans: rowSpans.base).run()
         let rows = max(1, bandRows), bands = (target.height + rows - 1) / rows
         rowHoles.reserve(target.height)
         let groups = (target.width + 7) / 8
         reachedBits.reserve(groups * target.height)
         offsets.reserve(target.pixelCount)
         let work = BandWork(source: source.color, sourceDepth: warpDepth.base, sourceWidth: source.width,
-                            sourceHeight: source.height, rowTargets: rowTargets.base,
+                            sourceHeight: source.height, rowTargets: rowTargets.base, rowSpans: rowSpans.base,
                             blocks: WarpKernel.blocks(width: source.width),
                             target: target.color, targetDepth: target.depth, width: target.width, height: target.height,
                             mapping: mapping, bandRows: rows, bands: bands, holes: rowHoles.base, offsets: offsets.base,

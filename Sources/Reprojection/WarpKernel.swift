@@ -32,6 +32,8 @@ struct BandWork {
     let sourceWidth: Int, sourceHeight: Int
     /// Per source row, per block: the target rows it can reach (first > last: none).
     let rowTargets: UnsafeMutablePointer<SIMD2<Int32>>
+    /// Per source row: the first and last target row of any of its blocks.
+    let rowSpans: UnsafeMutablePointer<SIMD2<Int32>>
     /// Blocks per source row.
     let blocks: Int
     let target: UnsafeMutablePointer<UInt32>
@@ -62,6 +64,8 @@ struct BandWork {
         (targetDepth + y0 &* width).update(repeating: .nan, count: (y1 &- y0) &* width)
         let lo = Int32(truncatingIfNeeded: y1), hi = Int32(truncatingIfNeeded: y0)
         for j in 0..<sourceHeight {
+            let span = rowSpans[j]
+            guard span.x < lo && span.y >= hi else { continue }
             let targets = rowTargets + j &* blocks
             var block = 0
             while block < blocks {
