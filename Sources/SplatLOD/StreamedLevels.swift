@@ -20,6 +20,9 @@ public protocol SplatLevelsOfDetail: AnyObject {
     var splats: PreparedSplats { get }
     /// Splats `splats` holds (the last update's shown levels).
     var shownSplats: Int { get }
+    /// Milliseconds the last `update` spent decoding chunks on the caller's thread (frame-exact
+    /// only; the window decodes on loader threads, and this is 0).
+    var decodeMs: Double { get }
     /// Whether every leaf shows the level it wants and nothing it wants is still loading.
     var isSettled: Bool { get }
     /// Fraction of the wanted splats shown at their wanted level (1 when settled).
@@ -173,7 +176,18 @@ public final class StreamedLevels: SplatLevelsOfDetail {
 
     public func update(camera: Camera, threads: Int) {
         renderThreads = threads
+        decodeMs = 0
         update(camera: camera)
+    }
+
+    public private(set) var decodeMs: Double = 0
+
+    /// Decodes `chunks` now (frame-exact), counting the time in `decodeMs`.
+    private func loadExact(_ chunks: [Int]) {
+        guard !chunks.isEmpty else { return }
+        let t = MonotonicClock.now()
+        store.load(chunks)
+        decodeMs += (MonotonicClock.now() - t) * 1000
     }
 
     /// One frame's choice, step, requests and (when the shown levels changed) re-assembly.
@@ -224,7 +238,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
                 let c = store.chunk(node: n, level: target)
                 if c >= 0 && chunkState[c] == 0 { exactLoads.append(c) }
             }
-            store.load(exactLoads)
+            loadExact(exactLoads)
             store.snapshot(into: &chunkState)
             foldFailures()
         }
@@ -347,7 +361,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
             if !store.realtime && chunk >= 0 && chunkState[chunk] == 0 { exactLoads.append(chunk) }
             visiblePairs.append((n, l))
         }
-        store.load(exactLoads)
+        loadExact(exactLoads)
         visibleBlocks.removeAll(keepingCapacity: true)
         store.blocks(visiblePairs[...], into: &visibleBlocks)
         // A level that failed to load since the choice was made, or one still streaming in.

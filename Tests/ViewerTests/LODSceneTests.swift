@@ -288,6 +288,20 @@ struct LODSceneTests {
         #expect(scene.store.withLock { $0.blocks.compactMap { $0 }.count } == 1)
     }
 
+    @Test func aFramesDecodingIsTimedApartFromTheRest() throws {
+        // Frame-exact, the frame that needs a level decodes it inside `render`: that time is
+        // reported on its own (the bench's governor leaves it out, as the window never pays it).
+        let (scene, _) = try Self.open(forced: 5)
+        let fb = Framebuffer(width: 32, height: 18)
+        let ctx = RenderContext(threads: 2)
+        let cam = Self.centre(Self.windowCamera())
+        let first = scene.render(camera: cam, into: fb, context: ctx)
+        #expect(first.decodeMs > 0 && first.decodeMs <= first.lodMs, "\(first.decodeMs) of \(first.lodMs) ms")
+        scene.advance(to: 0.1)
+        let again = scene.render(camera: cam, into: fb, context: ctx)   // the same level: nothing to decode
+        #expect(again.decodeMs == 0, "\(again.decodeMs) ms")
+    }
+
     // MARK: - Against the reference renderer
 
     @Test func anLODFrameCropMatchesTheReference() throws {

@@ -17,6 +17,9 @@ public struct FrameStats: Sendable, Equatable {
     /// A streamed SOG's level-of-detail step inside `Scene.render`: choosing levels, stepping,
     /// requesting chunks (and, in frame-exact playback, decoding them), re-assembling the splats.
     public var lodMs: Double = 0
+    /// Of `lodMs`, the frame-exact decoding of chunks (render, bench, export: the window decodes
+    /// on loader threads, outside its frames).
+    public var decodeMs: Double = 0
     /// Splat renderer stages, when the frame drew splats (stored inline: no allocation per frame).
     public var splat: SplatStageTimes?
 
@@ -31,6 +34,6 @@ public struct FrameStats: Sendable, Equatable {
     }
 
     public static func == (a: FrameStats, b: FrameStats) -> Bool {
-        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.advanceMs == b.advanceMs && a.lodMs == b.lodMs && a.splat == b.splat
+        a.raster == b.raster && a.clearMs == b.clearMs && a.totalMs == b.totalMs && a.advanceMs == b.advanceMs && a.lodMs == b.lodMs && a.decodeMs == b.decodeMs && a.splat == b.splat
     }
 }

@@ -55,6 +55,7 @@ public final class LODSplatScene: PlacedModelScene {
             levels.update(camera: cam, threads: context.splats.threads)
             stepPending = false
             stats.lodMs = (MonotonicClock.now() - t) * 1000
+            stats.decodeMs = levels.decodeMs
         }
         context.splats.antialias = antialias
         // Under a budget: room for the most splats a frame can show, so that a later, fuller

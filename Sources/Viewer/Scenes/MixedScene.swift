@@ -170,6 +170,7 @@ public final class MixedScene: Scene {
                 let tl = MonotonicClock.now()
                 levels.update(camera: cam, threads: context.splats.threads)
                 stats.lodMs += (MonotonicClock.now() - tl) * 1000
+                stats.decodeMs += levels.decodeMs
                 splats = levels.splats
                 if levels.options.budget != nil { context.splats.reserve(splats: splats.capacity) }
             }
