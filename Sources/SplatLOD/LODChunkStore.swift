@@ -157,9 +157,14 @@ final class LODChunkStore: Sendable {
         }
         guard !todo.isEmpty else { return }
         if todo.count == 1 { insert(todo[0], decode(todo[0])); return }
-        let results = DecodedChunks(count: todo.count), batch = todo
-        DispatchQueue.concurrentPerform(iterations: batch.count) { k in results.set(k, decode(batch[k])) }
-        for (k, c) in batch.enumerated() { insert(c, results.take(k)) }
+        let results = Locked([Decoded?](repeating: nil, count: todo.count)), batch = todo
+        // Decoding never throws (a failure is part of `Decoded`), and nothing cancels the loop.
+        try? ParallelLoop.run(count: batch.count, threads: ProcessInfo.processInfo.activeProcessorCount) { k in
+            let decoded = self.decode(batch[k])
+            results.withLock { $0[k] = decoded }
+        }
+        let decoded = results.withLock { $0 }
+        for (k, c) in batch.enumerated() { insert(c, decoded[k]!) }
     }
 
     /// Failures so far, one line each (nil entries: fine).
@@ -280,18 +285,3 @@ struct FrozenBlocks: @unchecked Sendable {
     let blocks: [PreparedSplats?]
 }
 
-/// The results of a frame-exact batch of decodes, one slot per chunk, each written by exactly
-/// one `concurrentPerform` iteration and read after all have returned.
-// Audited: slot k is written only by iteration k, and `take` runs after concurrentPerform returns.
-private final class DecodedChunks: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<LODChunkStore.Decoded?>
-    private let count: Int
-    init(count: Int) {
-        self.count = count
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil, count: count)
-    }
-    deinit { slots.deinitialize(count: count); slots.deallocate() }
-    func set(_ k: Int, _ d: LODChunkStore.Decoded) { slots[k] = d }
-    func take(_ k: Int) -> LODChunkStore.Decoded { slots[k]! }
-}
