@@ -9,7 +9,9 @@
 // Method: forward warping with a depth test, a sub-pixel read, then a background-first hole fill.
 //   0. The warp's depth (`setSource`, once per source frame): the source depth, except that
 //      splat rims — their depth is +inf where accumulated opacity stays below ½ — take the
-//      depth of the object within 3 pixels, so they move with it (`RowDepthWork.dilate`).
+//      depth of the object within 3 pixels, so they move with it (`RowDepthWork.dilate`); and
+//      each 2×2 quad whose depths lie within 2 % of each other is marked smooth (the sign bit
+//      of its upper-left depth, `RowDepthWork.smooth`), so that step 2 reads no depths there.
 //   1. Each source pixel centre is lifted to 3D by its depth and projected into the target;
 //      the nearest target pixel records the source pixel if it is nearer than what is there (a
 //      z-buffer on the target's camera-space depth). For any two perspective cameras the

@@ -200,7 +200,7 @@ public final class Timewarp {
             while true {
                 let first = nextItem.add(16, ordering: .relaxed).oldValue
                 guard first < w.height else { return }
-                for j in first..<min(w.height, first + 16) { w.dilate(row: j) }
+                w.dilate(rows: first..<min(w.height, first + 16))
             }
         case let .scatter(w, seamed):
             while true {

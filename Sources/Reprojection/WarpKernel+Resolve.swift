@@ -47,21 +47,9 @@ extension BandWork {
                 if nearestOnly {
                     out = Self.gather(colors, idx)
                 } else {
-                    // The winner's depth, and where the target pixel's centre falls in the
-                    // source (the scatter's offsets from the winner, 1/256 pixel).
-                    // Source reads are vector loads where the lanes' indices fall in one or two
-                    // windows of 8 pixels (lanes 0… and …7: a slanted surface's winners switch
-                    // source rows, a silhouette switches surfaces, a stretch repeats a pixel),
-                    // shuffled into place and blended; else gathers (slow, on AMD too).
+                    // Where the target pixel's centre falls in the source (the scatter's
+                    // offsets from the winner, 1/256 pixel): the upper left of its bilinear quad.
                     let count = sw &* sh
-                    let sd: SIMD8<Float>, own: SIMD8<UInt32>
-                    if let w = Self.windows(idx, laneInts, extent: 8, count: count) {
-                        sd = unsafeBitCast(Self.read(depthBits, 0, w), to: SIMD8<Float>.self)
-                        own = Self.read(colors, 0, w)
-                    } else {
-                        sd = unsafeBitCast(Self.gather(UnsafePointer(depthBits), idx), to: SIMD8<Float>.self)
-                        own = Self.gather(colors, idx)
-                    }
                     var packed = SIMD8<Int32>(repeating: 0)
                     if n == 8 {
                         packed = UnsafeRawPointer(offsets + (row &+ x)).loadUnaligned(as: SIMD8<Int32>.self)
@@ -83,53 +71,30 @@ extension BandWork {
                     // Centres that all fall on source rows (a sideways move: vertical weights 0)
                     // need no lower taps: the vertical lerp with weight 0 gives the upper one.
                     // Likewise centres on source columns (an up or down move) need no right taps.
+                    // Source reads are vector loads where the lanes' indices fall in one or two
+                    // windows of 8 pixels (lanes 0… and …7: a slanted surface's winners switch
+                    // source rows, a silhouette switches surfaces, a stretch repeats a pixel),
+                    // shuffled into place and blended; else gathers (slow, on AMD too).
                     let zero = SIMD8<UInt32>(repeating: 0)
                     let level = BandWork.laneBits(tyw .== zero) == 0xFF, plumb = !level && BandWork.laneBits(tx .== zero) == 0xFF
-                    var c00, c10, c01, c11: SIMD8<UInt32>, d00, d10, d01, d11: SIMD8<Float>
-                    if let w = Self.windows(topIndex, laneInts, extent: sw &+ 9, count: count) {
-                        c00 = Self.read(colors, 0, w)
-                        d00 = unsafeBitCast(Self.read(depthBits, 0, w), to: SIMD8<Float>.self)
-                        if plumb {
-                            (c10, d10) = (c00, d00)
-                        } else {
-                            c10 = Self.read(colors, 1, w)
-                            d10 = unsafeBitCast(Self.read(depthBits, 1, w), to: SIMD8<Float>.self)
-                        }
+                    let w = Self.windows(topIndex, laneInts, extent: sw &+ 9, count: count)
+                    var d00 = SIMD8<UInt32>(repeating: 0)
+                    if let w { d00 = Self.read(depthBits, 0, w) }
+                    if let w, BandWork.laneBits(unsafeBitCast(d00, to: SIMD8<Int32>.self) .< SIMD8(repeating: 0)) == 0xFF {
+                        // Every lane's quad is smooth (its sign bit, `RowDepthWork.markSmoothQuads`):
+                        // no texel lies across a depth edge, so no depths are read.
+                        let c00 = Self.read(colors, 0, w)
                         if level {
-                            (c01, c11, d01, d11) = (c00, c10, d00, d10)
+                            out = Self.lerp(c00, Self.read(colors, 1, w), tx)
+                        } else if plumb {
+                            out = Self.lerp(c00, Self.read(colors, sw, w), tyw)
                         } else {
-                            c01 = Self.read(colors, sw, w)
-                            d01 = unsafeBitCast(Self.read(depthBits, sw, w), to: SIMD8<Float>.self)
-                            if plumb {
-                                (c11, d11) = (c01, d01)
-                            } else {
-                                c11 = Self.read(colors, sw &+ 1, w)
-                                d11 = unsafeBitCast(Self.read(depthBits, sw &+ 1, w), to: SIMD8<Float>.self)
-                            }
+                            let c10 = Self.read(colors, 1, w), c01 = Self.read(colors, sw, w), c11 = Self.read(colors, sw &+ 1, w)
+                            out = Self.lerp(Self.lerp(c00, c10, tx), Self.lerp(c01, c11, tx), tyw)
                         }
                     } else {
-                        (c00, c10) = Self.gatherPairs(colors, topIndex)
-                        (c01, c11) = Self.gatherPairs(colors, topIndex &+ stride)
-                        let (a, b) = Self.gatherPairs(UnsafePointer(depthBits), topIndex)
-                        let (c, e) = Self.gatherPairs(UnsafePointer(depthBits), topIndex &+ stride)
-                        (d00, d10) = (unsafeBitCast(a, to: SIMD8<Float>.self), unsafeBitCast(b, to: SIMD8<Float>.self))
-                        (d01, d11) = (unsafeBitCast(c, to: SIMD8<Float>.self), unsafeBitCast(e, to: SIMD8<Float>.self))
-                    }
-                    // Texels of another surface (depth more than 2 % off the winner's) are read
-                    // as the winner's own colour: a silhouette's colours are not mixed across it.
-                    let lowest = sd * 0.98
-                    func other(_ d: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { .!((d .>= lowest) .& (sd .>= d * 0.98)) }
-                    c00.replace(with: own, where: other(d00))
-                    if plumb {
-                        c01.replace(with: own, where: other(d01))
-                        out = Self.lerp(c00, c01, tyw)
-                    } else if level {
-                        c10.replace(with: own, where: other(d10))
-                        out = Self.lerp(c00, c10, tx)
-                    } else {
-                        c10.replace(with: own, where: other(d10))
-                        c01.replace(with: own, where: other(d01)); c11.replace(with: own, where: other(d11))
-                        out = Self.lerp(Self.lerp(c00, c10, tx), Self.lerp(c01, c11, tx), tyw)
+                        out = resolveAcrossEdges(idx: idx, topIndex: topIndex, windows: w, d00: d00, tx: tx, tyw: tyw,
+                                                 level: level, plumb: plumb)
                     }
                 }
                 if n == 8 {
@@ -142,5 +107,70 @@ extension BandWork {
                 x &+= 8
             }
         }
+    }
+
+    /// The resolve of 8 lanes where some quad is not marked smooth: the winner's depth and
+    /// colour are read, and texels of another surface (depth more than 2 % off the winner's)
+    /// count as the winner's own colour, so that a silhouette's colours are not mixed across
+    /// it. Depths are read by magnitude (their sign marks smooth quads).
+    @inline(__always)
+    private func resolveAcrossEdges(idx: SIMD8<Int32>, topIndex: SIMD8<Int32>, windows tap: Windows?, d00 firstDepths: SIMD8<UInt32>,
+                                    tx: SIMD8<UInt32>, tyw: SIMD8<UInt32>, level: Bool, plumb: Bool) -> SIMD8<UInt32> {
+        let sw = sourceWidth, count = sourceWidth &* sourceHeight
+        let laneInts = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7), stride = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: sw))
+        let depthBits = UnsafeRawPointer(sourceDepth).assumingMemoryBound(to: UInt32.self)
+        let colors = UnsafePointer(source)
+        let magnitude = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
+        @inline(__always) func depths(_ v: SIMD8<UInt32>) -> SIMD8<Float> { unsafeBitCast(v & magnitude, to: SIMD8<Float>.self) }
+        let sd: SIMD8<Float>, own: SIMD8<UInt32>
+        if let w = Self.windows(idx, laneInts, extent: 8, count: count) {
+            sd = depths(Self.read(depthBits, 0, w))
+            own = Self.read(colors, 0, w)
+        } else {
+            sd = depths(Self.gather(depthBits, idx))
+            own = Self.gather(colors, idx)
+        }
+        var c00, c10, c01, c11: SIMD8<UInt32>, d00, d10, d01, d11: SIMD8<Float>
+        if let w = tap {
+            c00 = Self.read(colors, 0, w)
+            d00 = depths(firstDepths)
+            if plumb {
+                (c10, d10) = (c00, d00)
+            } else {
+                c10 = Self.read(colors, 1, w)
+                d10 = depths(Self.read(depthBits, 1, w))
+            }
+            if level {
+                (c01, c11, d01, d11) = (c00, c10, d00, d10)
+            } else {
+                c01 = Self.read(colors, sw, w)
+                d01 = depths(Self.read(depthBits, sw, w))
+                if plumb {
+                    (c11, d11) = (c01, d01)
+                } else {
+                    c11 = Self.read(colors, sw &+ 1, w)
+                    d11 = depths(Self.read(depthBits, sw &+ 1, w))
+                }
+            }
+        } else {
+            (c00, c10) = Self.gatherPairs(colors, topIndex)
+            (c01, c11) = Self.gatherPairs(colors, topIndex &+ stride)
+            let (a, b) = Self.gatherPairs(depthBits, topIndex)
+            let (c, e) = Self.gatherPairs(depthBits, topIndex &+ stride)
+            (d00, d10, d01, d11) = (depths(a), depths(b), depths(c), depths(e))
+        }
+        let lowest = sd * 0.98
+        func other(_ d: SIMD8<Float>) -> SIMDMask<SIMD8<Int32>> { .!((d .>= lowest) .& (sd .>= d * 0.98)) }
+        c00.replace(with: own, where: other(d00))
+        if plumb {
+            c01.replace(with: own, where: other(d01))
+            return Self.lerp(c00, c01, tyw)
+        } else if level {
+            c10.replace(with: own, where: other(d10))
+            return Self.lerp(c00, c10, tx)
+        }
+        c10.replace(with: own, where: other(d10))
+        c01.replace(with: own, where: other(d01)); c11.replace(with: own, where: other(d11))
+        return Self.lerp(Self.lerp(c00, c10, tx), Self.lerp(c01, c11, tx), tyw)
     }
 }

@@ -109,10 +109,11 @@ struct BandWork {
         while i0 < c1 {
             var d: SIMD8<Float>
             if i0 &+ 8 <= c1 {
-                d = UnsafeRawPointer(srcDepth + i0).loadUnaligned(as: SIMD8<Float>.self)
+                // The depth's magnitude: its sign marks smooth quads for the resolve.
+                d = unsafeBitCast(UnsafeRawPointer(srcDepth + i0).loadUnaligned(as: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
             } else {
                 d = SIMD8(repeating: .nan)
-                for k in 0..<(c1 &- i0) { d[k] = srcDepth[i0 &+ k] }
+                for k in 0..<(c1 &- i0) { d[k] = abs(srcDepth[i0 &+ k]) }
             }
             let fi = lanes + Float(i0)
             let columns256 = (laneInts &+ Int32(truncatingIfNeeded: i0)) &* 256

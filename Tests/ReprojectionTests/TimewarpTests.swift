@@ -81,6 +81,37 @@ struct TimewarpTests {
         #expect(gap.allSatisfy { $0 == blue }, "the wall, not the card, fills what the card uncovered")
     }
 
+    @Test func quadsMarkedSmoothAreSmoothInTheWarpsDepth() throws {
+        // A slanted plane, a closer disc with a soft rim (infinite depth around it, which the
+        // warp dilates) and empty background: the marks (sign bits of the warp's depth) must
+        // name exactly the quads whose four dilated depths lie within 2 % of each other, less
+        // those dilation may touch, and the resolve then skips their depth test.
+        let source = Self.frame(color: Self.pattern, depth: { x, y in
+            let dx = Float(x - 160), dy = Float(y - 90)
+            if dx * dx + dy * dy < 900 { return 0.45 + Float(x) * 0.0005 }
+            if dx * dx + dy * dy < 1300 || x > 280 { return .infinity }
+            return 0.7 + Float(y) * 0.003 + Float(x % 37 == 0 ? 0.05 : 0) })
+        let warper = Timewarp(threads: 2)
+        try warper.setSource(source, camera: Self.camera(Vec3(0, 0, 0.6)))
+        let w = Self.width, depth = warper.warpDepth.base
+        var marked = 0, wrong = 0
+        for y in 0..<(Self.height - 1) {
+            for x in 0..<(w - 1) where depth[y * w + x].sign == .minus {
+                marked += 1
+                let quad = [depth[y * w + x], depth[y * w + x + 1], depth[(y + 1) * w + x], depth[(y + 1) * w + x + 1]].map(abs)
+                for a in quad { for b in quad where !(b >= a * 0.98 && a >= b * 0.98) { wrong += 1 } }
+            }
+            #expect(depth[y * w + w - 1].sign == .plus, "the last column has no quads")
+        }
+        #expect(wrong == 0, "\(wrong) marked quads mix depths")
+        #expect(marked > Self.width * Self.height / 2, "most of the plane and the background is smooth (\(marked) quads marked)")
+        let target = Framebuffer(width: Self.width, height: Self.height)
+        try warper.warp(to: Self.camera(Vec3(-0.006, 0.008, 0.6)), into: target)
+        let expected = ReferenceTimewarp.warp(source, from: Self.camera(Vec3(0, 0, 0.6)), to: Self.camera(Vec3(-0.006, 0.008, 0.6)))
+        let c = ImageComparison(target.image(), expected.image(), tolerance: 1)
+        #expect(Double(c.differingPixels) <= 0.002 * Double(Self.width * Self.height), "\(c)")
+    }
+
     @Test func theFastWarpMatchesTheSlowReference() throws {
         let source = Self.frame(color: Self.pattern, depth: { x, y in
             y > 150 ? 0.6 + Float(y - 150) * -0.002 : (x / 40 + y / 30) % 3 == 0 ? .infinity : 0.4 + Float((x / 40 + y / 30) % 5) * 0.3 })
