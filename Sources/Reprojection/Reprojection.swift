@@ -34,13 +34,14 @@
 // failures exactly where the picture matters — while the forward warp does one read and one
 // conditional write per source pixel and resolves occlusion exactly with its depth test.
 //
-// Threads: the target is cut into bands of rows, claimed from an atomic counter; a band reads
-// the source row blocks (128 columns) that can land in it (each block's target-row range is
-// bounded from its depth range, `setSource`) and writes only its own rows, so no two workers write one pixel;
-// the fill reads only pixels the warp reached, so it needs no order between rows: a band fills
-// its rows more than 4 rows from its edges right after its resolve (still in cache), and a
-// last stage the rows near band edges (in items of 4 rows, as holes gather in the strip a
-// vertical move uncovers).
+// Threads: one pool hand-off per call. `setSource` measures rows, then (the workers meet,
+// spinning) dilates them; a warp bounds each source row block's target rows (its depth range
+// through the new mapping; the workers meet again), then cuts the target into bands of rows
+// claimed from an atomic counter: a band reads the source row blocks (128 columns) that can
+// land in it and writes only its own rows, so no two workers write one pixel. The fill reads
+// only pixels the warp reached, so it needs no order between rows: a band fills its rows more
+// than 4 rows from its edges right after its resolve (still in cache), and the worker that
+// resolves the second band of a seam fills the rows around it (`BandSeams`).
 // Within a band source pixels go in raster order and ties keep the first: the output bytes do
 // not depend on the thread count or the band size. Buffers grow once and are reused: a steady
 // state allocates nothing.

@@ -1,7 +1,7 @@
 // TargetRowBounds — per warp, the range of target rows each block of a source row can land
 // in (from the block's depth range), which the scatter's bands use to skip the blocks that
-// cannot reach them. Eight source rows at a time in SIMD lanes: this runs on the calling
-// thread before the scatter, so its cost is not shared by the pool.
+// cannot reach them. Eight source rows at a time in SIMD lanes, groups of 8 rows shared by the
+// scatter stage's workers before they start on bands.
 
 /// The target rows each source row block can reach, for one mapping.
 struct TargetRowBounds {
@@ -26,12 +26,20 @@ struct TargetRowBounds {
     /// corners (the block's first and last column × least and greatest depth, and +inf); a
     /// corner at or behind the target eye makes the range the whole target.
     func run() {
+        for g in 0..<groups { run(group: g) }
+    }
+
+    /// Groups of 8 source rows (`run(group:)` writes one).
+    var groups: Int { (sourceHeight + 7) / 8 }
+
+    /// Writes `rows` and `rowSpans` for source rows 8·`g`…8·`g` + 7 (groups are independent).
+    func run(group g: Int) {
         let blocks = WarpKernel.blocks(width: sourceWidth), m = mapping
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         let near = SIMD8<Float>(repeating: WarpKernel.nearestDepth), zero = SIMD8<Float>(repeating: 0)
         let inf = SIMD8<Float>(repeating: .infinity)
-        var j0 = 0
-        while j0 < sourceHeight {
+        let j0 = g &* 8
+        do {
             let n = min(8, sourceHeight &- j0)
             let fj = lanes + Float(j0)
             for block in 0..<blocks {
@@ -83,7 +91,6 @@ struct TargetRowBounds {
                 }
                 rowSpans[j0 &+ k] = span
             }
-            j0 &+= 8
         }
     }
 }

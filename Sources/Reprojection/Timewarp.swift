@@ -1,5 +1,8 @@
 // Timewarp — the late-reprojection engine: a source frame set once, warped to any number of
 // newer eyes (see Reprojection.swift for the method and the contract).
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import RenderCore
 import Workers
@@ -49,6 +52,9 @@ public final class Timewarp {
     let pool: WorkerPool<Timewarp>
     var stage = WarpStage.idle
     let nextItem = Atomic<Int>(0)
+    /// A stage's second phase: its next item, and how many items of its first phase are done
+    /// (every worker waits for all of them before it starts the second).
+    let phaseItem = Atomic<Int>(0), phaseDone = Atomic<Int>(0)
     /// Per source row, per block of `WarpKernel.blockColumns` columns: (least positive finite
     /// depth, greatest finite depth, has +inf, has finite).
     let rowDepths = ScratchBuffer<SIMD4<Float>>()
@@ -131,8 +137,7 @@ public final class Timewarp {
         finiteBits.reserve(words * frame.height); infiniteBits.reserve(words * frame.height)
         let work = RowDepthWork(depth: frame.depth, width: frame.width, height: frame.height, warpDepth: warpDepth.base,
                                 out: rowDepths.base, blocks: blocks, finiteBits: finiteBits.base, infiniteBits: infiniteBits.base, words: words)
-        run(.rowDepths(work))
-        run(.dilate(work))
+        run(.depths(work))
     }
 
     /// Warps the current source to the camera `to`, writing every pixel of `target`'s colour
@@ -147,8 +152,8 @@ public final class Timewarp {
         }
         let t0 = MonotonicClock.now()
         let mapping = try WarpMapping(from: from, to: camera)
-        TargetRowBounds(mapping: mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height,
-                        depths: rowDepths.base, rows: rowTargets.base, rowSpans: rowSpans.base).run()
+        let bounds = TargetRowBounds(mapping: mapping, sourceWidth: source.width, sourceHeight: source.height, targetHeight: target.height,
+                                     depths: rowDepths.base, rows: rowTargets.base, rowSpans: rowSpans.base)
         let rows = max(1, bandRows), bands = (target.height + rows - 1) / rows
         rowHoles.reserve(target.height)
         let groups = (target.width + 7) / 8
@@ -165,7 +170,7 @@ public final class Timewarp {
         // finishes its second band, in the scatter stage; else a fill stage after it.
         let seamed = rows >= 2 * BandWork.fillReach
         seams.reset(count: bands)
-        run(.scatter(work, seamed: seamed))
+        run(.scatter(work, seamed: seamed, bounds: bounds))
         let t1 = MonotonicClock.now()
         if !seamed { run(.fill(work)) }
         let t2 = MonotonicClock.now()
@@ -183,26 +188,51 @@ public final class Timewarp {
     private func run(_ work: WarpStage) {
         stage = work
         nextItem.store(0, ordering: .relaxed)
+        phaseItem.store(0, ordering: .relaxed); phaseDone.store(0, ordering: .relaxed)
         pool.run(self) { warper, worker in warper.runStage(worker: worker) }
         stage = .idle
+    }
+
+    /// Waits until `items` of the stage's first phase are done (`phaseDone`): spinning, as the
+    /// other worker is at most one item behind, yielding if it was preempted mid-item.
+    private func waitForPhase(items: Int) {
+        var spins = 0
+        while phaseDone.load(ordering: .acquiring) < items {
+            spins &+= 1
+            if spins > 64 { sched_yield() }
+        }
     }
 
     private func runStage(worker: Int) {
         switch stage {
         case .idle: return
-        case let .rowDepths(w):
+        case let .depths(w):
+            // Every row measured, then (its rows' neighbours measured) dilated: one stage, with
+            // the workers meeting in between instead of a second hand-off.
+            let rows = (w.height + 15) / 16
             while true {
-                let first = nextItem.add(16, ordering: .relaxed).oldValue
-                guard first < w.height else { return }
-                for j in first..<min(w.height, first + 16) { w.measure(row: j) }
+                let k = nextItem.add(1, ordering: .relaxed).oldValue
+                guard k < rows else { break }
+                for j in (k &* 16)..<min(w.height, k &* 16 &+ 16) { w.measure(row: j) }
+                phaseDone.add(1, ordering: .releasing)
             }
-        case let .dilate(w):
+            waitForPhase(items: rows)
             while true {
-                let first = nextItem.add(16, ordering: .relaxed).oldValue
-                guard first < w.height else { return }
-                w.dilate(rows: first..<min(w.height, first + 16))
+                let k = phaseItem.add(1, ordering: .relaxed).oldValue
+                guard k < rows else { return }
+                w.dilate(rows: (k &* 16)..<min(w.height, k &* 16 &+ 16))
             }
-        case let .scatter(w, seamed):
+        case let .scatter(w, seamed, bounds):
+            // The target rows each source row block can reach, shared out in groups of 8 rows;
+            // bands read every row's, so a worker waits (spinning, briefly) until all are done.
+            let groups = bounds.groups
+            while true {
+                let g = phaseItem.add(1, ordering: .relaxed).oldValue
+                guard g < groups else { break }
+                bounds.run(group: g)
+                phaseDone.add(1, ordering: .releasing)
+            }
+            waitForPhase(items: groups)
             while true {
                 let b = nextItem.add(1, ordering: .relaxed).oldValue
                 guard b < w.bands else { return }
@@ -222,9 +252,10 @@ public final class Timewarp {
 /// The stage the workers run.
 enum WarpStage {
     case idle
-    case rowDepths(RowDepthWork)
-    case dilate(RowDepthWork)
+    /// `measure` every row, then `dilate` every row.
+    case depths(RowDepthWork)
     /// `seamed`: the seams' rows are filled as their bands finish (no fill stage).
-    case scatter(BandWork, seamed: Bool)
+    /// (After bounding the source rows' target rows with `bounds`.)
+    case scatter(BandWork, seamed: Bool, bounds: TargetRowBounds)
     case fill(BandWork)
 }
