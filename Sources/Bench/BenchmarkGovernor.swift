@@ -66,6 +66,7 @@ final class BenchmarkGovernorRun {
     /// Sets the next frame's budget and size.
     func beforeFrame(_ driver: FrameDriver) {
         if scene.splatBudget != governor.budget { scene.splatBudget = governor.budget }
+        if scene.refinesAtOnce != governor.isRefining { scene.refinesAtOnce = governor.isRefining }
         let s = governor.renderScale
         driver.resize(width: max(1, Int((Double(fullSize.width) * s).rounded())), height: max(1, Int((Double(fullSize.height) * s).rounded())))
     }

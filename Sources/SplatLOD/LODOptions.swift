@@ -14,6 +14,10 @@ public struct LODOptions: Sendable, Equatable {
     public var budget: Int? = LODOptions.defaultBudget
     /// A level every leaf draws (0 = finest), overriding the heuristic and the budget.
     public var forcedLevel: Int?
+    /// Leaves go straight to the level they want, not one level a frame, loading no level in
+    /// between (a governor's still eye: the whole picture as soon as its chunks are decoded;
+    /// moving the head abandons the long frame that draws it).
+    public var refinesAtOnce = false
     /// Pixels between neighbouring splats a leaf's level should not exceed (`LODSelector`).
     public var pixelThreshold: Float = 1
     /// Whether a binding budget is spent by each leaf's measured visible area (`LODSelector`);

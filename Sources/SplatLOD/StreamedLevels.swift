@@ -234,7 +234,9 @@ public final class StreamedLevels: SplatLevelsOfDetail {
                 let w = selector.wanted[n], s = selector.shown[n]
                 guard w >= 0 else { continue }
                 var target = w
-                if !firstFrame && s >= 0 && s != w && !(shed && s < w) { target = selector.next(n, from: s, s < w ? 1 : -1) ?? w }
+                if !firstFrame && !options.refinesAtOnce && s >= 0 && s != w && !(shed && s < w) {
+                    target = selector.next(n, from: s, s < w ? 1 : -1) ?? w
+                }
                 let c = store.chunk(node: n, level: target)
                 if c >= 0 && chunkState[c] == 0 { exactLoads.append(c) }
             }
@@ -248,7 +250,8 @@ public final class StreamedLevels: SplatLevelsOfDetail {
                 levelLoaded[n * levels + l] = c >= 0 && chunkState[c] == 1
             }
         }
-        selector.step(budget: budget, immediate: firstFrame && !store.realtime, coarsenAtOnce: shed, loadedLevels: levelLoaded)
+        selector.step(budget: budget, immediate: (firstFrame && !store.realtime) || options.refinesAtOnce, coarsenAtOnce: shed,
+                      loadedLevels: levelLoaded)
         firstFrame = false
 
         // Requests, most urgent first: shown levels (kept), nothing-shown leaves' coarsest level,
@@ -264,7 +267,11 @@ public final class StreamedLevels: SplatLevelsOfDetail {
             let level = visibilityLevel(budget: budget)
             for n in 0..<nodes { if let c = selector.nearestUsable(n, to: level) { addRequest(store.chunk(node: n, level: c)) } }
         }
-        for level in stride(from: levels - 1, through: 0, by: -1) {
+        // Refining at once: the wanted levels next, and no level in between.
+        if options.refinesAtOnce {
+            for n in 0..<nodes where selector.wanted[n] >= 0 { addRequest(store.chunk(node: n, level: selector.wanted[n])) }
+        }
+        for level in stride(from: levels - 1, through: 0, by: -1) where !options.refinesAtOnce {
             for n in 0..<nodes {
                 let s = selector.shown[n], w = selector.wanted[n]
                 guard s >= 0, w >= 0, s != w, selector.next(n, from: s, s < w ? 1 : -1) == level else { continue }

@@ -49,6 +49,40 @@ struct LODRefinementTests {
         #expect(fb2.image() == fb.image() && again.wantedLevels == scene.wantedLevels)
     }
 
+    /// A governor's still eye (`refinesAtOnce`): frame-exact, the next frame decodes the wanted
+    /// levels alone and shows them; stepping a level a frame takes a frame per level, and decodes
+    /// every level in between.
+    @Test func aStillEyeRefinesStraightToTheWantedLevels() throws {
+        func settle(_ scene: LODSplatScene, _ fb: Framebuffer, _ context: RenderContext) {
+            for _ in 0..<6 { _ = scene.render(camera: Self.camera(x: 0), into: fb, context: context) }
+        }
+        let context = RenderContext(threads: 2)
+        var framesToWhole: [Bool: Int] = [:], decoded: [Bool: Int] = [:]
+        for atOnce in [false, true] {
+            let scene = try Self.frameExactScene(try LODVisibilityTests.twoWalls(), budget: 2000)
+            let fb = Framebuffer(width: 320, height: 180)
+            settle(scene, fb, context)
+            let coarse = scene.shownLevels
+            let loadsBefore = scene.store.progress().loads
+            scene.splatBudget = nil
+            scene.pixelThreshold = 0.25
+            scene.refinesAtOnce = atOnce
+            var frames = 0
+            repeat {
+                _ = scene.render(camera: Self.camera(x: 0), into: fb, context: context)
+                frames += 1
+            } while scene.shownLevels != scene.wantedLevels && frames < 20
+            #expect(scene.shownLevels == scene.wantedLevels)
+            let gap = zip(coarse, scene.wantedLevels).map { $0 - $1 }.max() ?? 0
+            try #require(gap >= 2, "the test needs leaves two or more levels from what they want (\(coarse) → \(scene.wantedLevels))")
+            framesToWhole[atOnce] = frames
+            decoded[atOnce] = scene.store.progress().loads - loadsBefore
+        }
+        #expect(framesToWhole[true] == 1, "refining at once took \(framesToWhole[true] ?? -1) frames")
+        #expect(framesToWhole[false]! > 1 && decoded[true]! < decoded[false]!,
+                "stepping: \(framesToWhole[false]!) frames, \(decoded[false]!) chunks decoded; at once: \(decoded[true]!)")
+    }
+
     /// The window: while the head moves the view is measured every few frames and never twice;
     /// once it holds still (and the chosen levels have streamed in) it is refined, once.
     @Test func theWindowRefinesOnlyWhenTheHeadHoldsStill() throws {

@@ -9,6 +9,9 @@ public protocol BudgetedScene: Scene {
     /// not bind (1 by default). A governor lowers it so that the budget it chooses is spent:
     /// finer than a pixel still brings the picture closer to the whole capture.
     var pixelThreshold: Float { get set }
+    /// Whether levels go straight to what the view wants rather than one a frame (a governor
+    /// sets it while the eye is still: `LODOptions.refinesAtOnce`).
+    var refinesAtOnce: Bool { get set }
     /// Whether the budget was pinned by the user (`--splat-budget N`): then nothing governs it.
     var budgetIsPinned: Bool { get }
     /// Splats of the whole capture (its finest level).

@@ -95,6 +95,10 @@ extension LODSplatScene: BudgetedScene {
         set { options.budget = newValue }
     }
     public var budgetIsPinned: Bool { options.budgetIsPinned }
+    public var refinesAtOnce: Bool {
+        get { options.refinesAtOnce }
+        set { options.refinesAtOnce = newValue }
+    }
     public var pixelThreshold: Float {
         get { options.pixelThreshold }
         set { options.pixelThreshold = newValue }

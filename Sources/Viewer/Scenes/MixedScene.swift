@@ -97,6 +97,11 @@ public final class MixedScene: Scene {
         didSet { for o in splatObjects { o.levels?.options.pixelThreshold = pixelThreshold } }
     }
 
+    /// Whether each leveled object's levels go straight to what the view wants.
+    public var refinesAtOnce = false {
+        didSet { for o in splatObjects { o.levels?.options.refinesAtOnce = refinesAtOnce } }
+    }
+
     /// Each leveled object's share of `splatBudget`, in proportion to its whole capture (what it
     /// could show).
     private func shareBudget() {

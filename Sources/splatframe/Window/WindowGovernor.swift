@@ -29,8 +29,9 @@ struct WindowGovernor {
     /// Before a frame of `scene`: its budget.
     mutating func beforeFrame(_ scene: Scene) {
         follow(scene)
-        guard let governor, let s = scene as? BudgetedScene, s.splatBudget != governor.budget else { return }
-        s.splatBudget = governor.budget
+        guard let governor, let s = scene as? BudgetedScene else { return }
+        if s.splatBudget != governor.budget { s.splatBudget = governor.budget }
+        if s.refinesAtOnce != governor.isRefining { s.refinesAtOnce = governor.isRefining }
     }
 
     /// After a frame of `scene`, drawn for `eye` (nil: no head) in `renderMs`, `frameMs` after
