@@ -80,7 +80,7 @@ public final class LatencyRig {
             var shown = driver.framebuffer, used = record.view.pose
             // The late latch: the eye read again now, the frame warped to it.
             if let latch, let late = latch.latch(record, driver: driver, tracker: tracker, readPose: { reader.pose(at: $0) },
-                                                 now: MonotonicClock.now()) {
+                                                 now: { MonotonicClock.now() }) {
                 shown = latch.output; used = late
             }
             guard try present(shown) else { break }

@@ -45,7 +45,7 @@ struct LateLatchTests {
         let newer = PoseSample(timestamp: 1.02, position: Vec3d(0.01, 0, 0.6), confidence: 1, publishTime: 1.02)
         let latch = LateLatch(threads: 2)
         let late = try #require(latch.latch(record, driver: driver, tracker: tracker,
-                                            readPose: { tracker.update(sample: newer, at: $0) }, now: 1.03))
+                                            readPose: { tracker.update(sample: newer, at: $0) }, now: { 1.03 }))
         #expect(late.position == newer.position && late.time == 1.03 && late.sampleTime == 1.02)
         #expect(tracker.presentLead == 0.02, "the frame's own lead is restored after the late read")
 

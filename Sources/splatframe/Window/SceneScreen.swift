@@ -261,9 +261,9 @@ final class SceneScreen {
         var shownPose = record.view.pose
         latched = false
         if let reprojection, depthDrawn {
-            let now = MonotonicClock.now(), read = { (t: Double) in self.tracking.pose(at: t) }
-            let late = stereo.map { reprojection.latch(record, stereo: $0, tracker: tracking.tracker, readPose: read, now: now) }
-                ?? reprojection.latch(record, driver: driver, tracker: tracking.tracker, readPose: read, now: now)
+            let read = { (t: Double) in self.tracking.pose(at: t) }
+            let late = stereo.map { reprojection.latch(record, stereo: $0, tracker: tracking.tracker, readPose: read, now: MonotonicClock.now()) }
+                ?? reprojection.latch(record, driver: driver, tracker: tracking.tracker, readPose: read, now: { MonotonicClock.now() })
             if let late { shownPose = late; latched = true }
         }
         let pose = Self.shownPose(record)
