@@ -10,7 +10,7 @@ struct WindowOptions: ParsableArguments {
     var reproject: ReprojectMode = .auto
     @OptionGroup var threads: ThreadsOption
     @Option(name: .customLong("target-fps"), parsing: .unconditional,
-            help: "Frame rate the window holds by choosing a capture's splat budget (and, at its floor, the render scale) every frame, 1…1000 (default: config targetFps, else the display's refresh rate, at most 60). A named --splat-budget pins the budget instead.",
+            help: "Frame rate the window holds by choosing a capture's splat budget (and, at its floor, the render scale) every frame, 1…1000 (default: config targetFps, else the display's refresh rate, at most 60; with --reproject async the render rate, half the display's, at most 30: every refresh is warped). A named --splat-budget pins the budget instead.",
             transform: Checked.number(in: 1...1000, "fps"))
     var targetFps: Double?
     @Option(name: .customLong("stats-every"), parsing: .unconditional, help: "Print frame time and resident memory on stderr every S seconds, 0.1…3600 (soak runs).",

@@ -68,11 +68,13 @@ final class SceneScreen {
     private let async: AsyncPresentation?
 
     /// The frame-time governor: a capture's splat budget (and render scale) chosen each frame to
-    /// hold the target frame rate (sync modes; `--reproject async` keeps the budget it starts with).
+    /// hold the target frame rate (`--reproject async`: the render rate, its budget alone).
     private var governing: WindowGovernor
     private var previousPresent: Double?
     /// The HUD's line about the governor's choice, while it governs.
     var governorSummary: String? { governing.summary }
+    /// The splat budget the governor chose for the next frame (nil: nothing governed).
+    var governedBudget: Int? { governing.governor?.budget }
 
     /// The window's place on its display, as of the last `updateViewport`.
     var placement: WindowPlacement? { viewport.placement }
@@ -84,11 +86,12 @@ final class SceneScreen {
          asynchronous: Bool = false, automatic: Bool = false, targetFps: Double = 60) {
         self.window = window; self.driver = driver; self.tracking = tracking; self.stereo = stereo; self.text = text
         self.reprojection = reprojection
-        governing = WindowGovernor(targetFps: targetFps)
+        let asyncMono = asynchronous && stereo == nil
+        governing = WindowGovernor(targetFps: targetFps, scalesFrame: !asyncMono)
         automaticReprojection = automatic && reprojection != nil && !asynchronous
         setup = driver.setup
         asyncFigures = SceneFigures(driver.scene)
-        async = asynchronous && stereo == nil ? AsyncPresentation(driver: driver, refreshRate: window.refreshRate()) : nil
+        async = asyncMono ? AsyncPresentation(driver: driver, refreshRate: window.refreshRate()) : nil
         self.modelFile = modelFile; self.dropOptions = dropOptions
         calibration = WebcamCalibrationControl(configPath: configPath)
         eyes = LiveEyeSource(session: tracking)
@@ -301,6 +304,10 @@ final class SceneScreen {
         async.waitForRefresh(eyes: eyes, tracker: tracking.tracker, setup: setup, width: frameSize.width, height: frameSize.height) { record, driver in
             self.asyncFigures = SceneFigures(driver.scene)
             self.timing.frameComplete(pose: Self.shownPose(record), at: record.complete, renderMs: record.renderMs)
+            // The renderer is idle here: the governor learns from its frame and sets the next
+            // one's budget before it is submitted.
+            self.governing.afterRenderedFrame(driver.scene, eye: record.view.pose?.eye, renderMs: record.renderMs, at: record.complete)
+            self.governing.beforeFrame(driver.scene)
         }
         let now = MonotonicClock.now()
         guard let late = async.latch.warpSource(setup: setup, width: frameSize.width, height: frameSize.height,

@@ -11,13 +11,22 @@ import Viewer
 struct WindowGovernor {
     /// The frame rate it holds (fps).
     let targetFps: Double
+    /// Whether the render scale may drop (false with frames drawn on their own thread, whose
+    /// size the warp presents: `--reproject async` governs the budget alone).
+    let scalesFrame: Bool
     private(set) var governor: FrameTimeGovernor?
     private var governed: ObjectIdentifier?
     private var stillness = EyeStillness()
     /// The recent frames' time outside rendering (ms).
     private var overheads: [Double] = [], scratch: [Double] = []
 
-    init(targetFps: Double) { self.targetFps = targetFps }
+    init(targetFps: Double, scalesFrame: Bool = true) { self.targetFps = targetFps; self.scalesFrame = scalesFrame }
+
+    /// The render rate `--reproject async` holds when none is named: half the display's rate,
+    /// at most 30 fps. Every refresh is warped from the newest frame, so the renderer need not
+    /// keep the display's pace; a slower one leaves the warp larger moves to cover (at 30 fps and
+    /// a 0.25 m/s sway, ~8 mm).
+    static func asyncTargetFps(refreshRate: Double) -> Double { min(30, refreshRate / 2) }
 
     /// The render scale for the next frame of `scene` (1 unless it is governed and the budget's
     /// floor cannot hold the target).
@@ -47,6 +56,15 @@ struct WindowGovernor {
         if overheads.count > 15 { overheads.removeFirst() }
         let period = 1000 / targetFps
         governor.settings.targetMs = max(period - FrameTimeGovernor.median(overheads, scratch: &scratch), period / 2)
+        governor.frameFinished(ms: renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
+    }
+
+    /// After a frame of `scene` drawn on its own thread (`--reproject async`), for `eye`, in
+    /// `renderMs`, finished at `time`: the render time against the target period itself (the
+    /// presents run beside it, warped, at the display's rate).
+    mutating func afterRenderedFrame(_ scene: Scene, eye: Vec3?, renderMs: Double, at time: Double) {
+        guard let governor, governed == ObjectIdentifier(scene) else { return }
+        governor.settings.targetMs = 1000 / targetFps
         governor.frameFinished(ms: renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
     }
 
@@ -86,7 +104,10 @@ struct WindowGovernor {
         s.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
         // The ladder's top is the whole capture, or as much of it as the memory bound allows.
         let top = min(s.wholeSplats, s.splatCeiling)
-        governor = FrameTimeGovernor(.init(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start, top), whole: top, start: min(start, top)))
+        var settings = FrameTimeGovernor.Settings(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start, top), whole: top,
+                                                  start: min(start, top))
+        if !scalesFrame { settings.scales = [1] }
+        governor = FrameTimeGovernor(settings)
     }
 
     private static func count(_ n: Int) -> String {

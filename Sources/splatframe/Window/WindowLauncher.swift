@@ -47,7 +47,9 @@ enum WindowLauncher {
                                  modelFile: modelFile, configPath: config.path, dropOptions: dropOptions,
                                  reprojection: reprojects ? LateLatch(threads: threads) : nil,
                                  asynchronous: windowOptions.reproject == .async, automatic: windowOptions.reproject == .auto,
-                                 targetFps: windowOptions.targetFps ?? config.file?.targetFps ?? min(60, window.refreshRate()))
+                                 targetFps: windowOptions.targetFps ?? config.file?.targetFps
+                                    ?? (windowOptions.reproject == .async && stereo == nil
+                                        ? WindowGovernor.asyncTargetFps(refreshRate: window.refreshRate()) : min(60, window.refreshRate())))
         if let job = levelsJob() { screen.startLevels(job) }
         let loop = WindowLoop(scene: screen, configuration: WindowConfiguration(
             maxFrames: windowOptions.frames, statsEvery: windowOptions.statsEvery, testDrop: windowOptions.testDrop,
