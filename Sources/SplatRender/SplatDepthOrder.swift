@@ -21,7 +21,8 @@ final class SplatDepthOrder: Sendable {
     let row: SIMD3<Float>
     /// The splats' `PreparedSplats.generation` when the order was made.
     let generation: Int
-    /// Prepared slots, nearest first (`count` of them; always-culled splats left out).
+    /// Prepared slots, nearest first, equal r·p in source-index order (`count` of them;
+    /// always-culled splats left out).
     let slots: SharedPointer<UInt32>
     /// Slots in the order.
     let count: Int
@@ -39,8 +40,13 @@ final class SplatDepthOrder: Sendable {
         let slotsA = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
         let slotsB = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
         defer { keys.deallocate(); slotsB.deallocate() }
+        // The slots go into the (stable) sort in source-index order, so that splats of exactly
+        // equal r·p come out in source order, as the per-tile sort leaves equal depths.
+        let bySource = Self.slotsBySource(splats)
         var kept = 0
-        for i in 0..<n where op[i] >= SplatTunables.alphaMin {
+        for s in 0..<n {
+            let i = bySource.map { Int($0[s]) } ?? s
+            guard op[i] >= SplatTunables.alphaMin else { continue }
             let k = px[i] * row.x + py[i] * row.y + pz[i] * row.z   // as `projectGroup`'s tz, less t
             keys[kept] = ~Self.orderedBits(k)   // descending k = ascending depth
             slotsA[kept] = UInt32(truncatingIfNeeded: i)
@@ -52,6 +58,19 @@ final class SplatDepthOrder: Sendable {
     }
 
     deinit { slots.deallocate() }
+
+    /// The prepared slots of `splats` by source index (nil when the source indices are not a
+    /// permutation of the slots: then slot order).
+    static func slotsBySource(_ splats: PreparedSplats) -> [UInt32]? {
+        let n = splats.count
+        var bySource = [UInt32](repeating: .max, count: n)
+        for slot in 0..<n {
+            let s = Int(splats.sourceIndex[slot])
+            guard s < n, bySource[s] == .max else { return nil }
+            bySource[s] = UInt32(truncatingIfNeeded: slot)
+        }
+        return bySource
+    }
 
     /// Whether a camera whose view matrix has third row `row` may use this order for splats of
     /// generation `generation` (exact equality: the window's rotation never varies in its bits).

@@ -13,7 +13,8 @@
 // Workers claim tiles from an atomic counter; a tile's result does not depend on which
 // worker sorted it. After presorted binning (`PresortedBinWork`) a tile is sorted only when
 // binning marked it or its workers' runs meet out of order: by insertion (a few moves), the
-// radix sort if that would move much, then ties in source order — the same list as ever.
+// radix sort if that would move much, then ties in source order. (Unmarked presorted tiles keep
+// equal depths in the depth order's order: see `PresortedBinWork`.)
 
 import CSIMD
 
@@ -83,7 +84,7 @@ struct TileSortWork {
     }
 
     /// Whether presorted tile `t` may be out of order: a worker marked it, or two workers' runs
-    /// meet out of order (by depth, then source index).
+    /// meet out of order (by depth; equal depths across the seam are in the order's order).
     @inline(__always)
     func outOfOrder(_ t: Int) -> Bool {
         guard let disorder, let runEnds else { return true }
@@ -98,7 +99,7 @@ struct TileSortWork {
             let b = Int(runEnds[w &* tiles &+ t])
             if b > begin && b < end {
                 let k0 = UInt32(truncatingIfNeeded: pairs[b &- 1]), k1 = UInt32(truncatingIfNeeded: pairs[b])
-                if k0 > k1 || (k0 == k1 && sources[Int(pairs[b &- 1] &>> 32)] > sources[Int(pairs[b] &>> 32)]) { return true }
+                if k0 > k1 { return true }
             }
             w &+= 1
         }

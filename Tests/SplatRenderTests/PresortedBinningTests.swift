@@ -1,8 +1,12 @@
 // Presorted binning (`SplatDepthOrder`, `PresortedBinWork`) against the ordinary per-tile sort,
-// which is the reference here: while only the eye translates, frames binned from the kept depth
-// order must give the same bytes as frames sorted tile by tile — with distinct depths, with many
-// equal depths (a wall parallel to the screen), at one, two (the two-ended scatter) and three
-// (the counting pass) threads; a camera that rotates every frame must fall back to the sort.
+// the reference here: while only the eye translates, every tile's list binned from the kept depth
+// order must hold the sorted list's pairs, in depth order, equal depths in the kept order's order
+// (nearer r·p first, then source index: where float rounding gave distinct r·p one depth, the
+// order keeps their true order, which the per-tile sort cannot see) — so the frames are the sorted
+// frames' bytes wherever no two depths tie, and splats of exactly equal depth (a wall parallel to
+// the screen) come out in source order as the sort leaves them. At one, two (the two-ended
+// scatter) and three (the counting pass) threads; a camera that rotates every frame must fall
+// back to the sort.
 @testable import SplatRender
 import Foundation
 import Procedural
@@ -31,9 +35,11 @@ struct PresortedBinningTests {
     static let model = Matrix4.translation(Vec3(0, -0.02, -0.35)) * Matrix4.rotation(angle: 0.4, axis: Vec3(0.3, 1, 0.1))
         * Matrix4.scale(Vec3(0.5, 0.5, 0.5))
 
-    /// Renders `cameras` in turn with the depth order on and off (`threads` workers each) and
-    /// expects the same colour and depth bytes; returns how many frames were presorted.
-    static func compare(_ splats: PreparedSplats, cameras: [Camera], threads: Int,
+    /// Renders `cameras` in turn with the depth order on and off (`threads` workers each): every
+    /// presorted tile list must be the sorted list's pairs in depth order, equal depths in the
+    /// kept order's order (`listsAgree`); colour may differ only where two depths tie
+    /// (`maxDifferingPixels`), depth not at all. Returns how many frames were presorted.
+    static func compare(_ splats: PreparedSplats, cameras: [Camera], threads: Int, maxDifferingPixels: Int = 0,
                         sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         let sorted = SplatRenderer(threads: threads), presorted = SplatRenderer(threads: threads)
         sorted.reusesDepthOrder = false
@@ -44,24 +50,62 @@ struct PresortedBinningTests {
             let ta = sorted.render(splats, camera: cam, into: a)
             let tb = presorted.render(splats, camera: cam, into: b)
             #expect(!ta.presorted, sourceLocation: sourceLocation)
-            if tb.presorted { frames += 1 }
+            if tb.presorted {
+                frames += 1
+                let (mismatched, misordered) = listsAgree(sorted: sorted, presorted: presorted, splats: splats, camera: cam)
+                #expect(mismatched == 0 && misordered == 0,
+                        "frame \(i), \(threads) threads: \(mismatched) tiles hold other pairs, \(misordered) out of order",
+                        sourceLocation: sourceLocation)
+            }
             #expect(ta.visibleSplats > 0, sourceLocation: sourceLocation)
             let ca = a.colorArray, cb = b.colorArray, da = a.depthArray, db = b.depthArray
             let colour = (0..<ca.count).filter { ca[$0] != cb[$0] }.count
             let depth = (0..<da.count).filter { da[$0].bitPattern != db[$0].bitPattern }.count
-            #expect(colour == 0 && depth == 0,
+            #expect(colour <= maxDifferingPixels && depth == 0,
                     "frame \(i), \(threads) threads: \(colour) colour and \(depth) depth pixels differ",
                     sourceLocation: sourceLocation)
+            #expect(ImageComparison(a.image(), b.image(), tolerance: 0).psnr >= 50, sourceLocation: sourceLocation)
         }
         return frames
     }
 
+    /// Per tile of the last frames of `sorted` and `presorted` (same splats, same camera): the
+    /// tiles whose presorted list is not the sorted list's pairs, and those whose presorted list
+    /// is not in depth order with equal depths in the kept order's order.
+    static func listsAgree(sorted: SplatRenderer, presorted: SplatRenderer, splats: PreparedSplats,
+                           camera: Camera) -> (mismatched: Int, misordered: Int) {
+        let tiles = ((camera.width + 15) / 16) * ((camera.height + 15) / 16)
+        guard let order = splats.depthOrderState.withLock({ $0.order }) else { return (tiles, tiles) }
+        // The place in the order of each output slot's splat (source index → prepared slot → place).
+        var slotOfSource = [Int](repeating: -1, count: splats.count), place = [Int](repeating: -1, count: splats.count)
+        for slot in 0..<splats.count { slotOfSource[Int(splats.sourceIndex[slot])] = slot }
+        for k in 0..<order.count { place[Int(order.slots.base[k])] = k }
+        var mismatched = 0, misordered = 0
+        for t in 0..<tiles {
+            let sa = sorted.tileStart.base, sb = presorted.tileStart.base
+            let listA = (Int(sa[t])..<Int(sa[t + 1])).map { sorted.pairsA.base[$0] }
+            let listB = (Int(sb[t])..<Int(sb[t + 1])).map { presorted.pairsA.base[$0] }
+            func source(_ p: TilePair) -> UInt32 { presorted.slotSource.base[Int(p >> 32)] }
+            func key(_ p: TilePair) -> UInt32 { UInt32(truncatingIfNeeded: p) }
+            // The same pairs: the presorted list ordered as the sort orders (depth, then source).
+            if listB.sorted(by: { (key($0), source($0)) < (key($1), source($1)) }) != listA { mismatched += 1; continue }
+            for j in listB.indices.dropFirst() {
+                let p = listB[j - 1], q = listB[j]
+                if key(p) > key(q) || (key(p) == key(q) && place[slotOfSource[Int(source(p))]] > place[slotOfSource[Int(source(q))]]) {
+                    misordered += 1; break
+                }
+            }
+        }
+        return (mismatched, misordered)
+    }
+
     @Test(arguments: [1, 2, 3])
-    func translatingEyeGivesTheSortedBytes(threads: Int) {
+    func translatingEyeGivesTheSortedLists(threads: Int) {
         let splats = SplatRenderer.prepare(SplatSceneGenerator.object(count: 20_000, shDegree: 1))
         let cams = Self.eyes.map { Self.windowCamera(eye: $0, model: Self.model) }
-        // The first frame asks, the second makes the order; every later one uses it.
-        #expect(Self.compare(splats, cameras: cams, threads: threads) == cams.count - 1)
+        // The first frame asks, the second makes the order; every later one uses it. A few pixels
+        // (where rounding gave two splats one depth) show the order's nearer one first.
+        #expect(Self.compare(splats, cameras: cams, threads: threads, maxDifferingPixels: 20) == cams.count - 1)
     }
 
     /// A wall of splats on a grid in a plane parallel to the screen, in front of a jittered one:
