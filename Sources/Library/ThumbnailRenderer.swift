@@ -18,6 +18,9 @@ public final class ThumbnailRenderer {
     public var supersample = 2
     /// Where online entries' pictures are downloaded.
     public var downloads = DownloadOptions(cacheFolder: nil)
+    /// The splat budget of captures with levels of detail whose budget nobody pinned: chosen per
+    /// thumbnail from the cost of those before it (`ThumbnailBudget`).
+    public var budget = ThumbnailBudget()
     private let context: RenderContext
 
     /// - Parameter threads: render threads (the library uses one less than the cores, so the grid stays smooth).
@@ -36,10 +39,19 @@ public final class ThumbnailRenderer {
         let loader = try SceneLoader.load(path: entry.path, options: options, progress: progress)
         let screen = ScreenGeometry(width: screenWidth, height: screenWidth * Float(height) / Float(max(1, width)))
         let scene = try loader.scene(screen: screen)
+        var governed: BudgetedScene?
+        if let b = scene as? BudgetedScene, !b.budgetIsPinned, b.wholeSplats > 0 {
+            // The window's governor's ladder: the coarsest picture up to what memory allows.
+            let top = min(b.wholeSplats, b.splatCeiling)
+            b.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
+            b.splatBudget = budget.budget(floor: min(b.coarsestSplats, top), whole: top, start: b.splatBudget ?? top)
+            governed = b
+        }
         let s = max(1, supersample)
         let driver = FrameDriver(scene: scene, setup: ViewingSetup(screen: screen), context: context,
                                  width: width * s, height: height * s)
-        driver.renderFrame(from: FixedEyeSource(eye: eye), index: 0)
+        let record = driver.renderFrame(from: FixedEyeSource(eye: eye), index: 0)
+        if let governed { budget.record(ms: record.renderMs - record.stats.decodeMs, splats: governed.primitiveCount) }
         let image = Self.downsample(driver.framebuffer, by: s)
         let info: LibraryItemInfo
         if let i = loader.info {
