@@ -53,7 +53,7 @@ final class BenchmarkGovernorRun {
         self.scene = scene
         scene.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
         fullSize = (width, height)
-        var s = FrameTimeGovernor.Settings(targetMs: 1000 / targetFps, floor: scene.coarsestSplats, whole: min(scene.wholeSplats, scene.splatCeiling),
+        var s = FrameTimeGovernor.Settings(targetMs: 1000 / targetFps, floor: scene.coarsestSplats, whole: scene.governedTop,
                                            start: start)
         if !scalesFrame { s.scales = [1] }
         governor = FrameTimeGovernor(s)
@@ -65,8 +65,7 @@ final class BenchmarkGovernorRun {
 
     /// Sets the next frame's budget and size.
     func beforeFrame(_ driver: FrameDriver) {
-        if scene.splatBudget != governor.budget { scene.splatBudget = governor.budget }
-        if scene.refinesAtOnce != governor.isRefining { scene.refinesAtOnce = governor.isRefining }
+        scene.follow(governor)
         let s = governor.renderScale
         driver.resize(width: max(1, Int((Double(fullSize.width) * s).rounded())), height: max(1, Int((Double(fullSize.height) * s).rounded())))
     }

@@ -42,7 +42,7 @@ public final class ThumbnailRenderer {
         var governed: BudgetedScene?
         if let b = scene as? BudgetedScene, !b.budgetIsPinned, b.wholeSplats > 0 {
             // The window's governor's ladder: the coarsest picture up to what memory allows.
-            let top = min(b.wholeSplats, b.splatCeiling)
+            let top = b.governedTop
             b.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
             b.splatBudget = budget.budget(floor: min(b.coarsestSplats, top), whole: top, start: b.splatBudget ?? top)
             governed = b

@@ -10,12 +10,7 @@ public enum MortonOrder {
         // Not specialised across modules: a generic collection's elements cost a witness call
         // each (a 65k-splat chunk's order was a third of its decoding), contiguous storage none.
         if let order = points.withContiguousStorageIfAvailable({ indices($0, bounds: bounds) }) { return order }
-        return indices(Array(points), bounds: bounds)
-    }
-
-    /// `indices` over contiguous points.
-    public static func indices(_ points: [Vec3], bounds: Bounds) -> [UInt32] {
-        points.withUnsafeBufferPointer { indices($0, bounds: bounds) }
+        return Array(points).withUnsafeBufferPointer { indices($0, bounds: bounds) }
     }
 
     /// `indices` over contiguous points.

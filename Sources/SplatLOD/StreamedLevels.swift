@@ -267,10 +267,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
             let level = visibilityLevel(budget: budget)
             for n in 0..<nodes { if let c = selector.nearestUsable(n, to: level) { addRequest(store.chunk(node: n, level: c)) } }
         }
-        // Refining at once: the wanted levels next, and no level in between.
-        if options.refinesAtOnce {
-            for n in 0..<nodes where selector.wanted[n] >= 0 { addRequest(store.chunk(node: n, level: selector.wanted[n])) }
-        }
+        // (Refining at once: no level in between; the wanted levels come next.)
         for level in stride(from: levels - 1, through: 0, by: -1) where !options.refinesAtOnce {
             for n in 0..<nodes {
                 let s = selector.shown[n], w = selector.wanted[n]

@@ -25,3 +25,16 @@ public protocol BudgetedScene: Scene {
     /// streaming): the picture a budget's is measured against. Shares nothing mutable with this one.
     func wholeReference() -> Scene
 }
+
+extension BudgetedScene {
+    /// The top of a governor's ladder: the whole capture, or as much of it as the memory bound
+    /// allows.
+    public var governedTop: Int { min(wholeSplats, splatCeiling) }
+
+    /// Draws the next frame as `governor` chose: its budget, and straight to the wanted levels
+    /// while it refines for a still eye (each set only when it changes).
+    public func follow(_ governor: FrameTimeGovernor) {
+        if splatBudget != governor.budget { splatBudget = governor.budget }
+        if refinesAtOnce != governor.isRefining { refinesAtOnce = governor.isRefining }
+    }
+}

@@ -39,8 +39,7 @@ struct WindowGovernor {
     mutating func beforeFrame(_ scene: Scene) {
         follow(scene)
         guard let governor, let s = scene as? BudgetedScene else { return }
-        if s.splatBudget != governor.budget { s.splatBudget = governor.budget }
-        if s.refinesAtOnce != governor.isRefining { s.refinesAtOnce = governor.isRefining }
+        s.follow(governor)
     }
 
     /// After a frame of `scene`, drawn for `eye` (nil: no head) in `renderMs`, `frameMs` after
@@ -103,7 +102,7 @@ struct WindowGovernor {
         let start = s.splatBudget ?? s.wholeSplats
         s.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
         // The ladder's top is the whole capture, or as much of it as the memory bound allows.
-        let top = min(s.wholeSplats, s.splatCeiling)
+        let top = s.governedTop
         var settings = FrameTimeGovernor.Settings(targetMs: 1000 / targetFps, floor: min(s.coarsestSplats, start, top), whole: top,
                                                   start: min(start, top))
         if !scalesFrame { settings.scales = [1] }
