@@ -95,7 +95,7 @@ final class BenchmarkGovernorRun {
         // that time counted, a 4M capture's first frames at a new budget ran past twice the
         // target and the rung was barred (at 15 fps it settled at 152k with frames of 14 ms).
         // The report's frame times and held share still count the decoding.
-        governor.frameFinished(ms: max(0, record.renderMs - record.stats.decodeMs), shownSplats: scene.primitiveCount,
+        governor.frameFinished(ms: max(0, record.renderMs - record.stats.decodeMs), budgetBinds: scene.budgetBinds,
                                eyeStill: stillness.isStill(eye), at: record.complete)
 
     }

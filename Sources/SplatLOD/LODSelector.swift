@@ -165,6 +165,9 @@ public final class LODSelector {
     public var shownSplats: Int { (0..<nodeCount).reduce(0) { $0 + max(0, count($1, shown[$1])) } }
     /// Splats the `wanted` levels hold.
     public var wantedSplats: Int { (0..<nodeCount).reduce(0) { $0 + max(0, count($1, wanted[$1])) } }
+    /// Whether the last `choose` was limited by its budget: the box rule at `pixelThreshold`
+    /// wanted more splats than the budget (false when a level was forced or there was no budget).
+    public private(set) var budgetBound = false
 
     // MARK: - Choosing
 
@@ -180,6 +183,7 @@ public final class LODSelector {
         let placed = boxRuleChoice.flatMap { $0.camera == camera && $0.threshold == base ? $0.total : nil }
         boxRuleChoice = nil
         for n in 0..<nodeCount { visible[n] = -1 }
+        budgetBound = false
         if let forced {
             for n in 0..<nodeCount { wanted[n] = nearestUsable(n, to: forced) ?? -1 }
             effectiveThreshold = pixelThreshold
@@ -194,6 +198,7 @@ public final class LODSelector {
         }
         effectiveThreshold = base
         if let budget, total > budget {
+            budgetBound = true
             if let visibleArea {
                 for n in 0..<nodeCount where inView[n] { visible[n] = max(0, visibleArea[n]) }
                 if spendsByLevelErrors, levelErrors != nil {

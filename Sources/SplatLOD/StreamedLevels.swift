@@ -20,6 +20,11 @@ public protocol SplatLevelsOfDetail: AnyObject {
     var splats: PreparedSplats { get }
     /// Splats `splats` holds (the last update's shown levels).
     var shownSplats: Int { get }
+    /// Whether the budget limited the last update: the view wanted more splats than the budget,
+    /// and the shown levels have caught up with those chosen under it (at least 90 % of their
+    /// splats), so a larger budget would show more. A selection can bind well short of its
+    /// budget: the next finer level of a leaf may not fit in what is left.
+    var budgetBinds: Bool { get }
     /// Milliseconds the last `update` spent decoding chunks on the caller's thread (frame-exact
     /// only; the window decodes on loader threads, and this is 0).
     var decodeMs: Double { get }
@@ -167,6 +172,8 @@ public final class StreamedLevels: SplatLevelsOfDetail {
 
     /// Splats drawn by the last frame.
     public var shownSplats: Int { selector.shownSplats }
+
+    public var budgetBinds: Bool { selector.budgetBound && selector.shownSplats * 10 >= selector.wantedSplats * 9 }
 
     /// Whether the loader streams on a background thread (the window).
     public var realtime: Bool { store.realtime }

@@ -20,8 +20,9 @@ import Testing
             let u = Double(state >> 11) / Double(1 << 53) * 2 - 1
             return ms(splats: splats, scale: scale) * (1 + noise * u)
         }
-        /// The splats a frame shows: the budget (it binds), never more than the capture.
-        func shown(budget: Int, whole: Int) -> Int { min(budget, whole) }
+        /// Splats the view wants (nil: the whole capture): a budget binds while it is below them.
+        var wants: Int?
+        func binds(budget: Int, whole: Int) -> Bool { budget < (wants ?? whole) }
     }
 
     /// Runs `frames` frames; returns the budgets chosen.
@@ -31,7 +32,7 @@ import Testing
         for _ in 0..<frames {
             let b = g.budget
             budgets.append(b)
-            g.frameFinished(ms: m.measure(splats: b, scale: g.renderScale), shownSplats: m.shown(budget: b, whole: g.settings.whole),
+            g.frameFinished(ms: m.measure(splats: b, scale: g.renderScale), budgetBinds: m.binds(budget: b, whole: g.settings.whole),
                             eyeStill: still, at: clock)
             clock += 1.0 / 60
         }
@@ -121,7 +122,7 @@ import Testing
         var clock = 0.0
         // The view wants only 30k splats: more budget would show nothing more.
         for _ in 0..<200 {
-            g.frameFinished(ms: m.ms(splats: 30_000, scale: 1), shownSplats: 30_000, eyeStill: false, at: clock)
+            g.frameFinished(ms: m.ms(splats: 30_000, scale: 1), budgetBinds: false, eyeStill: false, at: clock)
             clock += 1.0 / 60
         }
         #expect(g.budget == 50_000)

@@ -139,6 +139,62 @@ struct LODSheddingTests {
     }
 }
 
+/// Whether a budget binds (`BudgetedScene.budgetBinds`), which a governor needs before it raises
+/// one: a selection may show well under its budget and still be limited by it (the next finer
+/// level of a leaf does not fit in what is left; splat-transform's playbot tree showed 31k of a 50k
+/// budget), and a budget above what the view wants binds nothing.
+struct LODBudgetBindingTests {
+    /// A wall in one leaf of 6 levels (each about half the one below): between two levels' counts
+    /// the selection shows the coarser, as little as half the budget.
+    @Test func aBudgetBindsWhenTheViewWantsMoreEvenFarShortOfIt() throws {
+        var cloud = SplatCloud(shDegree: 0)
+        LODVisibilityTests.wall(into: &cloud, z: 0, colour: Vec3(0.5, 0.5, 0.5))
+        var b = LODBuilder.Options()
+        b.levels = 6; b.leafSplats = cloud.count
+        let sog = StreamedSOG.inMemory(try LODBuilder.build(cloud, options: b), chunkSplats: 1 << 20, name: "wall")
+        let cam = LODRefinementTests.camera(x: 0)
+        func settled(budget: Int) -> StreamedLevels {
+            var o = LODOptions()
+            o.budget = budget; o.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
+            let levels = StreamedLevels(sog: sog, options: o, realtime: false)
+            for _ in 0..<8 { levels.update(camera: cam, threads: 2) }
+            return levels
+        }
+        let unlimited = settled(budget: 10_000_000)
+        let wants = unlimited.shownSplats
+        #expect(!unlimited.budgetBinds, "a budget above the \(wants) splats the view wants binds nothing")
+        var farShort = 0
+        for budget in stride(from: wants / 10, to: wants, by: wants / 10) where budget >= sog.splatCount(level: sog.levelCount - 1) {
+            let levels = settled(budget: budget)
+            #expect(levels.budgetBinds, "budget \(budget) of the \(wants) wanted, \(levels.shownSplats) shown")
+            if levels.shownSplats * 10 < budget * 9 { farShort += 1 }
+        }
+        try #require(farShort > 0, "the test needs a budget the selection shows well short of")
+    }
+
+    /// While the shown levels step towards a raised budget's, it is not yet known to bind: the
+    /// frame's time is not yet that budget's.
+    @Test func aRaisedBudgetBindsOnceItsLevelsHaveSteppedIn() throws {
+        let cam = LODRefinementTests.camera(x: 0)
+        let context = RenderContext(threads: 2)
+        let fb = Framebuffer(width: 320, height: 180)
+        let scene = try LODRefinementTests.frameExactScene(try LODVisibilityTests.twoWalls(), budget: 10_000_000)
+        scene.pixelThreshold = FrameTimeGovernor.governedPixelThreshold
+        _ = scene.render(camera: cam, into: fb, context: context)
+        let wants = scene.primitiveCount
+        scene.splatBudget = wants / 20
+        for _ in 0..<8 { _ = scene.render(camera: cam, into: fb, context: context) }
+        #expect(scene.budgetBinds)
+        scene.splatBudget = wants / 2
+        _ = scene.render(camera: cam, into: fb, context: context)
+        let stepping = scene.shownLevels != scene.wantedLevels
+        try #require(stepping, "the test needs levels more than one step from the raised budget's")
+        #expect(!scene.budgetBinds, "\(scene.primitiveCount) shown while stepping towards \(scene.selector.wantedSplats)")
+        for _ in 0..<8 { _ = scene.render(camera: cam, into: fb, context: context) }
+        #expect(scene.budgetBinds)
+    }
+}
+
 /// A moving eye's coming chunks are asked for before it arrives (`MotionPrefetch`, window only);
 /// a still eye asks for nothing beyond its own frame.
 struct LODPrefetchTests {

@@ -21,7 +21,8 @@ import Foundation
 ///   while a new rung's levels step in: its first `settleFrames` frames), the budget falls at
 ///   once to the highest rung predicted to take at most 85 % of it.
 /// - **Up slowly, with hysteresis.** Only after `holdFrames` frames on a rung whose median is
-///   within 80 % of the target, while the budget binds (the frame shows at least 90 % of it), and
+///   within 80 % of the target, while the budget binds (the scene reports that a larger one would
+///   show more: `BudgetedScene.budgetBinds`), and
 ///   only if the next rung is predicted within 85 % (up to three rungs at once while each is
 ///   predicted within 70 %). A rung that had to be left soon after it was
 ///   entered is barred for a hold that doubles each time (`barredUntil`): no flicker.
@@ -124,10 +125,11 @@ public final class FrameTimeGovernor {
     /// Whether the budget is the whole capture.
     public var drawsWhole: Bool { budget >= settings.whole }
 
-    /// Records a drawn frame: its render time (`ms`), the splats it showed, whether the eye was
-    /// still (moved less than the tracker's still jitter since the last frame), and when (`time`,
-    /// seconds on the caller's clock).
-    public func frameFinished(ms: Double, shownSplats: Int, eyeStill: Bool, at time: Double) {
+    /// Records a drawn frame: its render time (`ms`), whether its budget bound (a larger one would
+    /// have shown more: `BudgetedScene.budgetBinds`), whether the eye was still (moved less than
+    /// the tracker's still jitter since the last frame), and when (`time`, seconds on the
+    /// caller's clock).
+    public func frameFinished(ms: Double, budgetBinds: Bool, eyeStill: Bool, at time: Double) {
         frame += 1
         if !eyeStill {
             stillSince = nil
@@ -144,7 +146,7 @@ public final class FrameTimeGovernor {
             refineRung = rungs.count - 1; changes += 1
             return
         }
-        observe(ms: ms, shownSplats: shownSplats)
+        observe(ms: ms, budgetBinds: budgetBinds)
     }
 
     /// A still eye's frame was abandoned because the eye moved (`SplatRenderer.abandonCheck`):
@@ -154,11 +156,11 @@ public final class FrameTimeGovernor {
         if refineRung != nil { refineRung = nil; changes += 1; resetWindow() }
     }
 
-    private func observe(ms: Double, shownSplats: Int) {
+    private func observe(ms: Double, budgetBinds: Bool) {
         framesOnRung += 1
         recent.append(ms)
         if recent.count > 5 { recent.removeFirst() }
-        bindingFrames = shownSplats * 10 >= governedBudget * 9 ? bindingFrames + 1 : 0
+        bindingFrames = budgetBinds ? bindingFrames + 1 : 0
         let target = settings.targetMs
         let scale = settings.scales[scaleIndex]
         let last3 = median(recent.suffix(3))

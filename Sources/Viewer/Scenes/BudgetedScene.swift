@@ -14,6 +14,9 @@ public protocol BudgetedScene: Scene {
     var refinesAtOnce: Bool { get set }
     /// Whether the budget was pinned by the user (`--splat-budget N`): then nothing governs it.
     var budgetIsPinned: Bool { get }
+    /// Whether the budget limited the last frame: a larger one would have shown more
+    /// (`SplatLevelsOfDetail.budgetBinds`). A governor raises only a budget that binds.
+    var budgetBinds: Bool { get }
     /// Splats of the whole capture (its finest level).
     var wholeSplats: Int { get }
     /// Splats of the coarsest picture (every leaf at its coarsest level): no budget draws fewer.

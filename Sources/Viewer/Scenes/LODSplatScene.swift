@@ -95,6 +95,7 @@ extension LODSplatScene: BudgetedScene {
         set { options.budget = newValue }
     }
     public var budgetIsPinned: Bool { options.budgetIsPinned }
+    public var budgetBinds: Bool { levels.budgetBinds }
     public var refinesAtOnce: Bool {
         get { options.refinesAtOnce }
         set { options.refinesAtOnce = newValue }

@@ -198,6 +198,8 @@ extension MixedScene: BudgetedScene {
     /// Splats of the leveled objects' whole captures (0: nothing to govern).
     public var wholeSplats: Int { splatObjects.reduce(0) { $0 + ($1.levels != nil ? $1.wholeSplats : 0) } }
     public var coarsestSplats: Int { splatObjects.reduce(0) { $0 + ($1.levels != nil ? $1.coarsestSplats : 0) } }
+    /// Whether any leveled object's share of the budget limited it.
+    public var budgetBinds: Bool { splatObjects.contains { $0.levels?.budgetBinds == true } }
     public var splatCeiling: Int {
         splatObjects.reduce(0) { total, o in
             guard let levels = o.levels as? StreamedLevels else { return total }

@@ -55,7 +55,7 @@ struct WindowGovernor {
         if overheads.count > 15 { overheads.removeFirst() }
         let period = 1000 / targetFps
         governor.settings.targetMs = max(period - FrameTimeGovernor.median(overheads, scratch: &scratch), period / 2)
-        governor.frameFinished(ms: renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
+        governor.frameFinished(ms: renderMs, budgetBinds: (scene as? any BudgetedScene)?.budgetBinds ?? false, eyeStill: stillness.isStill(eye), at: time)
     }
 
     /// After a frame of `scene` drawn on its own thread (`--reproject async`), for `eye`, in
@@ -64,7 +64,7 @@ struct WindowGovernor {
     mutating func afterRenderedFrame(_ scene: Scene, eye: Vec3?, renderMs: Double, at time: Double) {
         guard let governor, governed == ObjectIdentifier(scene) else { return }
         governor.settings.targetMs = 1000 / targetFps
-        governor.frameFinished(ms: renderMs, shownSplats: scene.primitiveCount, eyeStill: stillness.isStill(eye), at: time)
+        governor.frameFinished(ms: renderMs, budgetBinds: (scene as? any BudgetedScene)?.budgetBinds ?? false, eyeStill: stillness.isStill(eye), at: time)
     }
 
     /// While the picture refines for a still eye: a check, safe on the render workers, that the
