@@ -67,6 +67,9 @@ public final class ScratchBuffer<Element: BitwiseCopyable> {
         capacity = newCapacity
     }
 
+    /// The storage as a region for `MemoryPrefault` (start address, bytes).
+    public var region: (address: Int, bytes: Int) { (Int(bitPattern: base), capacity * MemoryLayout<Element>.stride) }
+
     /// Element `i` (unchecked).
     @inlinable public subscript(i: Int) -> Element {
         get { base[i] }

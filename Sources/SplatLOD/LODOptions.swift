@@ -18,6 +18,11 @@ public struct LODOptions: Sendable, Equatable {
     /// between (a governor's still eye: the whole picture as soon as its chunks are decoded;
     /// moving the head abandons the long frame that draws it).
     public var refinesAtOnce = false
+    /// Realtime only: after everything a frame asks for, ask (last) for the levels the view wants
+    /// without the budget — what a governor's still eye refines to — when they fit in half the
+    /// chunk cache (`LODMemory.ceiling`), so that a head that stops finds them decoded and its
+    /// whole picture waits for no decoding. Set while a governor governs (`BudgetedScene.follow`).
+    public var warmsStillView = false
     /// Pixels between neighbouring splats a leaf's level should not exceed (`LODSelector`).
     public var pixelThreshold: Float = 1
     /// Whether a binding budget is spent by each leaf's measured visible area (`LODSelector`);

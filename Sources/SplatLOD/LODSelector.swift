@@ -168,6 +168,11 @@ public final class LODSelector {
     /// Whether the last `choose` was limited by its budget: the box rule at `pixelThreshold`
     /// wanted more splats than the budget (false when a level was forced or there was no budget).
     public private(set) var budgetBound = false
+    /// The levels the last `choose` would have wanted without its budget (the box rule at
+    /// `pixelThreshold`; -1: nothing), and the splats they hold — what a still eye, whose budget
+    /// becomes the whole capture, will want. Unchanged by a forced choice.
+    public private(set) var unbudgetedWanted: [Int] = []
+    public private(set) var unbudgetedSplats = 0
 
     // MARK: - Choosing
 
@@ -196,6 +201,9 @@ public final class LODSelector {
             placeLeaves(camera)
             total = select(threshold: base)
         }
+        unbudgetedWanted.removeAll(keepingCapacity: true)
+        unbudgetedWanted.append(contentsOf: wanted)
+        unbudgetedSplats = total
         effectiveThreshold = base
         if let budget, total > budget {
             budgetBound = true

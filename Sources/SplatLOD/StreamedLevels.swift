@@ -288,6 +288,14 @@ public final class StreamedLevels: SplatLevelsOfDetail {
             for c in prefetch.chunks(camera: camera, budget: budget, forced: options.forcedLevel, pixelThreshold: options.pixelThreshold,
                                      chunk: { [store] n, l in store.chunk(node: n, level: l) }) { addRequest(c) }
         }
+        // Last of all, the still eye's levels (`warmsStillView`): decoded while nothing else waits,
+        // and room made for them in the assembly (and so in the renderer: `LODSplatScene`), its
+        // pages faulted in on a background thread.
+        if store.realtime, options.warmsStillView, options.forcedLevel == nil, budget != nil,
+           selector.unbudgetedSplats <= LODMemory.ceiling(sog: sog, cacheBytes: options.cacheBytes) {
+            for n in 0..<nodes where selector.unbudgetedWanted[n] >= 0 { addRequest(store.chunk(node: n, level: selector.unbudgetedWanted[n])) }
+            assembly.reserveAssembly(selector.unbudgetedSplats + 7 * nodes, prefault: true)
+        }
         store.request(requests[0..<requestCount], pins: pins)
 
         // Re-assemble only when the shown levels changed.

@@ -172,6 +172,31 @@ public final class PreparedSplats {
     /// Splat slots an assembly holds without growing.
     public var capacity: Int { fieldStride }
 
+    /// Makes room in this assembly for `n` splat slots, keeping what it holds (so it may be drawn
+    /// again unchanged). `prefault`: when it grew, its new storage's pages are faulted in on a
+    /// background thread (`MemoryPrefault`), so that the assembly that first fills it does not pay
+    /// for them (a still eye's whole 4M room: ~580 MB with SH 3).
+    public func reserveAssembly(_ n: Int, prefault: Bool = false) {
+        guard n > fieldStride else { return }
+        let newStride = max((n + 7) / 8 * 8, fieldStride + fieldStride / 2 / 8 * 8)
+        let k3 = restCount * 3
+        let newFields = UnsafeMutablePointer<Float>.allocate(capacity: Self.fieldCount * newStride)
+        let newRest = UnsafeMutablePointer<Float16>.allocate(capacity: max(1, newStride * k3))
+        let newSource = UnsafeMutablePointer<UInt32>.allocate(capacity: newStride)
+        for f in 0..<Self.fieldCount { (newFields + f * newStride).update(from: fields + f * fieldStride, count: paddedCount) }
+        if k3 > 0 { newRest.update(from: rest, count: paddedCount * k3) }
+        newSource.update(from: sourceIndex, count: paddedCount)
+        fields.deallocate(); rest.deallocate(); sourceIndex.deallocate()
+        fields = newFields; rest = newRest; sourceIndex = newSource
+        fieldStride = newStride
+        if prefault {
+            MemoryPrefault.populateInBackground([
+                (Int(bitPattern: fields), Self.fieldCount * newStride * MemoryLayout<Float>.stride),
+                (Int(bitPattern: rest), max(1, newStride * k3) * MemoryLayout<Float16>.stride),
+                (Int(bitPattern: sourceIndex), newStride * MemoryLayout<UInt32>.stride)])
+        }
+    }
+
     /// Refills this assembly with `blocks`, one after the other, each padded to a multiple of 8
     /// slots (their padding has opacity 0): `count` becomes the sum of their `paddedCount`s. Plain
     /// memory copies, O(total); grows (reallocates, 1.5× at least) only when the total exceeds

@@ -179,12 +179,19 @@ public final class SplatRenderer {
     /// Makes room now for frames of up to `splats` splats (the buffers that scale with the splat
     /// count), so that a scene whose count varies under a known bound — a level-of-detail
     /// budget — allocates nothing when a later frame shows more. Cheap when already reserved.
-    public func reserve(splats n: Int) {
+    /// `prefault`: when a buffer grew, its pages are faulted in on a background thread
+    /// (`MemoryPrefault`), so that the first frame to fill it does not pay for them (a still eye's
+    /// whole 4M-splat frame: ~250 MB).
+    public func reserve(splats n: Int, prefault: Bool = false) {
         let chunks = (n + SplatTunables.preprocessChunk - 1) / SplatTunables.preprocessChunk
+        let before = projected.capacity
         projected.reserve(max(1, n)); keysA.reserve(max(1, n))
         tileRects.reserve(max(1, n)); slotSource.reserve(max(1, n))
         binEntries.reserve(max(8, (n + 7) / 8 * 8))
         chunkVisible.reserve(max(1, chunks)); chunkOwner.reserve(max(1, chunks))
+        if prefault && projected.capacity > before {
+            MemoryPrefault.populateInBackground([projected.region, keysA.region, tileRects.region, slotSource.region, binEntries.region])
+        }
     }
 
     /// Whether the frame is to be abandoned: already found so, or `abandonCheck` says so now

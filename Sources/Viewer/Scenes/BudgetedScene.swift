@@ -12,6 +12,9 @@ public protocol BudgetedScene: Scene {
     /// Whether levels go straight to what the view wants rather than one a frame (a governor
     /// sets it while the eye is still: `LODOptions.refinesAtOnce`).
     var refinesAtOnce: Bool { get set }
+    /// Whether the levels a still eye will want are decoded ahead, in the background, when they
+    /// fit in memory (`LODOptions.warmsStillView`; set while a governor governs).
+    var warmsStillView: Bool { get set }
     /// Whether the budget was pinned by the user (`--splat-budget N`): then nothing governs it.
     var budgetIsPinned: Bool { get }
     /// Whether the budget limited the last frame: a larger one would have shown more
@@ -35,9 +38,11 @@ extension BudgetedScene {
     public var governedTop: Int { min(wholeSplats, splatCeiling) }
 
     /// Draws the next frame as `governor` chose: its budget, and straight to the wanted levels
-    /// while it refines for a still eye (each set only when it changes).
+    /// while it refines for a still eye (each set only when it changes); the still eye's levels
+    /// are decoded ahead.
     public func follow(_ governor: FrameTimeGovernor) {
         if splatBudget != governor.budget { splatBudget = governor.budget }
         if refinesAtOnce != governor.isRefining { refinesAtOnce = governor.isRefining }
+        if !warmsStillView { warmsStillView = true }
     }
 }

@@ -61,7 +61,9 @@ public final class LODSplatScene: PlacedModelScene {
         // Under a budget: room for the most splats a frame can show, so that a later, fuller
         // selection grows nothing. (Without one that bound is the whole capture: left to grow.)
         let splats = levels.splats
-        if options.budget != nil { context.splats.reserve(splats: splats.capacity) }
+        // A governed scene also makes room for what a still eye will show (`warmsStillView`),
+        // the new pages faulted in on a background thread.
+        if options.budget != nil { context.splats.reserve(splats: splats.capacity, prefault: options.warmsStillView) }
         stats.splat = context.splats.render(splats, camera: cam, into: target, depthTest: room != nil)
         stats.totalMs = (MonotonicClock.now() - t0) * 1000
         return stats
@@ -96,6 +98,10 @@ extension LODSplatScene: BudgetedScene {
     }
     public var budgetIsPinned: Bool { options.budgetIsPinned }
     public var budgetBinds: Bool { levels.budgetBinds }
+    public var warmsStillView: Bool {
+        get { options.warmsStillView }
+        set { options.warmsStillView = newValue }
+    }
     public var refinesAtOnce: Bool {
         get { options.refinesAtOnce }
         set { options.refinesAtOnce = newValue }

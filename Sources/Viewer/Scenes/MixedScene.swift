@@ -101,6 +101,10 @@ public final class MixedScene: Scene {
     public var refinesAtOnce = false {
         didSet { for o in splatObjects { o.levels?.options.refinesAtOnce = refinesAtOnce } }
     }
+    /// Whether each leveled object's still-eye levels are decoded ahead.
+    public var warmsStillView = false {
+        didSet { for o in splatObjects { o.levels?.options.warmsStillView = warmsStillView } }
+    }
 
     /// Each leveled object's share of `splatBudget`, in proportion to its whole capture (what it
     /// could show).
@@ -177,7 +181,7 @@ public final class MixedScene: Scene {
                 stats.lodMs += (MonotonicClock.now() - tl) * 1000
                 stats.decodeMs += levels.decodeMs
                 splats = levels.splats
-                if levels.options.budget != nil { context.splats.reserve(splats: splats.capacity) }
+                if levels.options.budget != nil { context.splats.reserve(splats: splats.capacity, prefault: levels.options.warmsStillView) }
             }
             let t = context.splats.render(splats, camera: cam, into: target, depthTest: true)
             var sum = times ?? SplatStageTimes()

@@ -75,6 +75,8 @@ final class SceneScreen {
     var governorSummary: String? { governing.summary }
     /// The splat budget the governor chose for the next frame (nil: nothing governed).
     var governedBudget: Int? { governing.governor?.budget }
+    /// Splats the last governed frame showed (nil: nothing governed).
+    var governedShown: Int? { governing.governor != nil ? governing.shownSplats : nil }
 
     /// The window's place on its display, as of the last `updateViewport`.
     var placement: WindowPlacement? { viewport.placement }

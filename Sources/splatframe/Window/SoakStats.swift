@@ -5,7 +5,8 @@ import RenderCore
 /// Collects the window's render times and prints, every `every` seconds, one line
 /// `splatframe: stats t=S frames=N median_ms=M p90_ms=P rss_mb=R` (resident memory from
 /// /proc/self/statm), which `Scripts/soak.sh` parses, then ` budget=B` (the splat budget the
-/// governor chose last) while one governs. Frame loop only; not thread-safe.
+/// governor chose last) and ` shown=N` (the splats its last frame showed) while one governs.
+/// Frame loop only; not thread-safe.
 final class SoakStats {
     let every: Double
     private let start = MonotonicClock.now()
@@ -19,7 +20,7 @@ final class SoakStats {
         samples.reserveCapacity(4096)
     }
 
-    func frame(ms: Double, governedBudget: Int? = nil) {
+    func frame(ms: Double, governedBudget: Int? = nil, shown: Int? = nil) {
         frames += 1
         if samples.count < 100_000 { samples.append(ms) }
         let now = MonotonicClock.now()
@@ -29,7 +30,8 @@ final class SoakStats {
         let median = samples.isEmpty ? 0 : samples[samples.count / 2]
         let p90 = samples.isEmpty ? 0 : samples[min(samples.count - 1, samples.count * 9 / 10)]
         let line = String(format: "splatframe: stats t=%.1f frames=%d median_ms=%.2f p90_ms=%.2f rss_mb=%.1f",
-                          now - start, frames, median, p90, Self.residentMB()) + (governedBudget.map { " budget=\($0)" } ?? "") + "\n"
+                          now - start, frames, median, p90, Self.residentMB()) + (governedBudget.map { " budget=\($0)" } ?? "")
+            + (shown.map { " shown=\($0)" } ?? "") + "\n"
         FileHandle.standardError.write(Data(line.utf8))
         samples.removeAll(keepingCapacity: true)
     }

@@ -15,6 +15,8 @@ struct WindowGovernor {
     /// size the warp presents: `--reproject async` governs the budget alone).
     let scalesFrame: Bool
     private(set) var governor: FrameTimeGovernor?
+    /// Splats the last governed frame showed.
+    private(set) var shownSplats: Int?
     private var governed: ObjectIdentifier?
     private var stillness = EyeStillness()
     /// The recent frames' time outside rendering (ms).
@@ -55,6 +57,7 @@ struct WindowGovernor {
         if overheads.count > 15 { overheads.removeFirst() }
         let period = 1000 / targetFps
         governor.settings.targetMs = max(period - FrameTimeGovernor.median(overheads, scratch: &scratch), period / 2)
+        shownSplats = scene.primitiveCount
         governor.frameFinished(ms: renderMs, budgetBinds: (scene as? any BudgetedScene)?.budgetBinds ?? false, eyeStill: stillness.isStill(eye), at: time)
     }
 
@@ -64,6 +67,7 @@ struct WindowGovernor {
     mutating func afterRenderedFrame(_ scene: Scene, eye: Vec3?, renderMs: Double, at time: Double) {
         guard let governor, governed == ObjectIdentifier(scene) else { return }
         governor.settings.targetMs = 1000 / targetFps
+        shownSplats = scene.primitiveCount
         governor.frameFinished(ms: renderMs, budgetBinds: (scene as? any BudgetedScene)?.budgetBinds ?? false, eyeStill: stillness.isStill(eye), at: time)
     }
 

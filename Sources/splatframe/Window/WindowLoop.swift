@@ -100,7 +100,7 @@ final class WindowLoop {
                 }
             case .scene, .help:
                 let ms = try scene.drawFrame(index: frames, help: { if case .help = shown { return true }; return false }())
-                stats?.frame(ms: ms, governedBudget: scene.governedBudget)
+                stats?.frame(ms: ms, governedBudget: scene.governedBudget, shown: scene.governedShown)
             }
             frames += 1
             if let m = configuration.maxFrames, frames >= m { running = false }
