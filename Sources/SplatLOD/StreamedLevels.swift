@@ -25,6 +25,11 @@ public protocol SplatLevelsOfDetail: AnyObject {
     /// splats), so a larger budget would show more. A selection can bind well short of its
     /// budget: the next finer level of a leaf may not fit in what is left.
     var budgetBinds: Bool { get }
+    /// Whether the last update decoded a still eye's levels ahead and made room for them in
+    /// `splats` (`LODOptions.warmsStillView`; realtime only): whoever draws `splats` should make
+    /// room ahead too, its pages faulted in on a background thread. False frame-exact, where a
+    /// background fault-in would only compete with the frame that needs the pages.
+    var preparesStillView: Bool { get }
     /// Milliseconds the last `update` spent decoding chunks on the caller's thread (frame-exact
     /// only; the window decodes on loader threads, and this is 0).
     var decodeMs: Double { get }
@@ -175,6 +180,8 @@ public final class StreamedLevels: SplatLevelsOfDetail {
 
     public var budgetBinds: Bool { selector.budgetBound && selector.shownSplats * 10 >= selector.wantedSplats * 9 }
 
+    public private(set) var preparesStillView = false
+
     /// Whether the loader streams on a background thread (the window).
     public var realtime: Bool { store.realtime }
 
@@ -291,8 +298,9 @@ public final class StreamedLevels: SplatLevelsOfDetail {
         // Last of all, the still eye's levels (`warmsStillView`): decoded while nothing else waits,
         // and room made for them in the assembly (and so in the renderer: `LODSplatScene`), its
         // pages faulted in on a background thread.
-        if store.realtime, options.warmsStillView, options.forcedLevel == nil, budget != nil,
-           selector.unbudgetedSplats <= LODMemory.ceiling(sog: sog, cacheBytes: options.cacheBytes) {
+        preparesStillView = store.realtime && options.warmsStillView && options.forcedLevel == nil && budget != nil
+            && selector.unbudgetedSplats <= LODMemory.ceiling(sog: sog, cacheBytes: options.cacheBytes)
+        if preparesStillView {
             for n in 0..<nodes where selector.unbudgetedWanted[n] >= 0 { addRequest(store.chunk(node: n, level: selector.unbudgetedWanted[n])) }
             assembly.reserveAssembly(selector.unbudgetedSplats + 7 * nodes, prefault: true)
         }

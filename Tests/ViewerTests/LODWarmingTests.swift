@@ -41,6 +41,7 @@ struct LODWarmingTests {
             return Self.missing(levels) == 0
         }
         #expect(warmed, "\(Self.missing(levels)) of the still view's chunks never decoded")
+        #expect(levels.preparesStillView && levels.splats.capacity >= levels.selector.unbudgetedSplats)
         #expect(levels.shownSplats <= 1500)
         // The head stops: the budget lifts to the whole capture, and the next frame shows it.
         levels.options.budget = nil
@@ -58,6 +59,16 @@ struct LODWarmingTests {
             return levels.isSettled && levels.store.progress().pending == 0
         }
         try #require(settled)
+        #expect(Self.missing(levels) > 0)
+    }
+    /// Frame-exact (render, bench, export) decodes what each frame needs in the frame: nothing
+    /// ahead, and no room made ahead (a background fault-in would only compete with that frame).
+    @Test func frameExactLevelsPrepareNothingAhead() throws {
+        var o = LODOptions()
+        o.budget = 1500; o.pixelThreshold = 0.25; o.warmsStillView = true
+        let levels = StreamedLevels(sog: try LODPrefetchTests.wallTree(), options: o, realtime: false)
+        for _ in 0..<4 { levels.update(camera: Self.camera, threads: 1) }
+        #expect(!levels.preparesStillView)
         #expect(Self.missing(levels) > 0)
     }
 }

@@ -61,9 +61,9 @@ public final class LODSplatScene: PlacedModelScene {
         // Under a budget: room for the most splats a frame can show, so that a later, fuller
         // selection grows nothing. (Without one that bound is the whole capture: left to grow.)
         let splats = levels.splats
-        // A governed scene also makes room for what a still eye will show (`warmsStillView`),
+        // A governed window also makes room for what a still eye will show (`preparesStillView`),
         // the new pages faulted in on a background thread.
-        if options.budget != nil { context.splats.reserve(splats: splats.capacity, prefault: options.warmsStillView) }
+        if options.budget != nil { context.splats.reserve(splats: splats.capacity, prefault: levels.preparesStillView) }
         stats.splat = context.splats.render(splats, camera: cam, into: target, depthTest: room != nil)
         stats.totalMs = (MonotonicClock.now() - t0) * 1000
         return stats

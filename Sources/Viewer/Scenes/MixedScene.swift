@@ -181,7 +181,7 @@ public final class MixedScene: Scene {
                 stats.lodMs += (MonotonicClock.now() - tl) * 1000
                 stats.decodeMs += levels.decodeMs
                 splats = levels.splats
-                if levels.options.budget != nil { context.splats.reserve(splats: splats.capacity, prefault: levels.options.warmsStillView) }
+                if levels.options.budget != nil { context.splats.reserve(splats: splats.capacity, prefault: levels.preparesStillView) }
             }
             let t = context.splats.render(splats, camera: cam, into: target, depthTest: true)
             var sum = times ?? SplatStageTimes()
