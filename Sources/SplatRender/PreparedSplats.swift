@@ -178,23 +178,31 @@ public final class PreparedSplats {
     /// for them (a still eye's whole 4M room: ~580 MB with SH 3).
     public func reserveAssembly(_ n: Int, prefault: Bool = false) {
         guard n > fieldStride else { return }
+        grow(toSlots: n, keeping: paddedCount)
+        if prefault {
+            MemoryPrefault.populateInBackground([
+                (Int(bitPattern: fields), Self.fieldCount * fieldStride * MemoryLayout<Float>.stride),
+                (Int(bitPattern: rest), max(1, fieldStride * restCount * 3) * MemoryLayout<Float16>.stride),
+                (Int(bitPattern: sourceIndex), fieldStride * MemoryLayout<UInt32>.stride)])
+        }
+    }
+
+    /// New storage for at least `n` slots (and at least 1.5× the old), its first `keeping` slots
+    /// copied over.
+    private func grow(toSlots n: Int, keeping: Int) {
         let newStride = max((n + 7) / 8 * 8, fieldStride + fieldStride / 2 / 8 * 8)
         let k3 = restCount * 3
         let newFields = UnsafeMutablePointer<Float>.allocate(capacity: Self.fieldCount * newStride)
         let newRest = UnsafeMutablePointer<Float16>.allocate(capacity: max(1, newStride * k3))
         let newSource = UnsafeMutablePointer<UInt32>.allocate(capacity: newStride)
-        for f in 0..<Self.fieldCount { (newFields + f * newStride).update(from: fields + f * fieldStride, count: paddedCount) }
-        if k3 > 0 { newRest.update(from: rest, count: paddedCount * k3) }
-        newSource.update(from: sourceIndex, count: paddedCount)
+        if keeping > 0 {
+            for f in 0..<Self.fieldCount { (newFields + f * newStride).update(from: fields + f * fieldStride, count: keeping) }
+            if k3 > 0 { newRest.update(from: rest, count: keeping * k3) }
+            newSource.update(from: sourceIndex, count: keeping)
+        }
         fields.deallocate(); rest.deallocate(); sourceIndex.deallocate()
         fields = newFields; rest = newRest; sourceIndex = newSource
         fieldStride = newStride
-        if prefault {
-            MemoryPrefault.populateInBackground([
-                (Int(bitPattern: fields), Self.fieldCount * newStride * MemoryLayout<Float>.stride),
-                (Int(bitPattern: rest), max(1, newStride * k3) * MemoryLayout<Float16>.stride),
-                (Int(bitPattern: sourceIndex), newStride * MemoryLayout<UInt32>.stride)])
-        }
     }
 
     /// Refills this assembly with `blocks`, one after the other, each padded to a multiple of 8
@@ -205,14 +213,7 @@ public final class PreparedSplats {
     /// - Precondition: every block has this assembly's SH degree.
     public func assemble(_ blocks: [PreparedSplats]) {
         let total = blocks.reduce(0) { $0 + $1.paddedCount }
-        if total > fieldStride {
-            let newStride = max((total + 7) / 8 * 8, fieldStride + fieldStride / 2 / 8 * 8)
-            fields.deallocate(); rest.deallocate(); sourceIndex.deallocate()
-            fieldStride = newStride
-            fields = .allocate(capacity: Self.fieldCount * newStride)
-            rest = .allocate(capacity: max(1, newStride * restCount * 3))
-            sourceIndex = .allocate(capacity: newStride)
-        }
+        if total > fieldStride { grow(toSlots: total, keeping: 0) }
         let k3 = restCount * 3
         var at = 0
         var b = Bounds.empty

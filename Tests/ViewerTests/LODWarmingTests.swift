@@ -9,6 +9,7 @@ import SplatRender
 import Testing
 import Procedural
 import TestSupport
+import Workers
 @testable import Viewer
 
 struct LODWarmingTests {

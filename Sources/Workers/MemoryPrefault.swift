@@ -29,15 +29,16 @@ public enum MemoryPrefault {
         #endif
     }
 
-    /// `populate` for each region, one after the other on a background thread of low priority.
-    /// Each region is (start address, bytes).
+    /// `populate` for each region, one after the other on a one-shot `BackgroundThread`. Each
+    /// region is (start address, bytes).
     public static func populateInBackground(_ regions: [(address: Int, bytes: Int)]) {
         let regions = regions.filter { $0.bytes > 0 && $0.address != 0 }
         guard !regions.isEmpty else { return }
-        DispatchQueue.global(qos: .utility).async {
+        BackgroundThread(name: "prefault").start {
             for r in regions {
                 if let p = UnsafeMutableRawPointer(bitPattern: r.address) { populate(p, bytes: r.bytes) }
             }
+            return false
         }
     }
 }
