@@ -1,11 +1,11 @@
 // Fuzz harness (sog): bytes that start like a ZIP go to the bundled reader; anything else is a
-// virtual unbundled folder read from memory (no files): meta.json, then the images separated by
-// "\n--sog--\n" and named in the order of `sogNames`. Small limits keep each run's memory low
+// virtual unbundled folder read from memory (no files): meta.json, then the files it names separated
+// by "\n--sog--\n", in the order the meta names them (means_l, means_u, quats, scales, sh0, then the
+// SH palette's two images or splatframe's one file of SH rows). Small limits keep each run's memory low
 // (a 2^18-texel image is 1 MB of RGBA), so an allocation past them is a finding.
 import Foundation
 
 let sogLimits = SOGReader.Limits(maxTexels: 1 << 18, maxEntryBytes: 1 << 20, maxMetaBytes: 1 << 20)
-let sogNames = ["means_l.webp", "means_u.webp", "quats.webp", "scales.webp", "sh0.webp", "shN_centroids.webp", "shN_labels.webp"]
 let sogSeparator = Array("\n--sog--\n".utf8)
 
 /// An unbundled SOG whose members live in memory.
@@ -42,7 +42,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = splitParts(raw)
     guard let meta = try? SOGMeta.parse(parts[0], file: "fuzz-folder") else { return 0 }
     var members: [String: Data] = [:]
-    for (name, part) in zip(sogNames, parts.dropFirst()) { members[name] = part }
+    let names = [meta.meansLower, meta.meansUpper, meta.quatsFile, meta.scalesFile, meta.sh0File] + (meta.sh?.files ?? [])
+    for (name, part) in zip(names, parts.dropFirst()) { members[name] = part }
     _ = try? SOGReader.decode(meta, from: MemoryFolder(members: members), variant: "fuzz", metaBytes: nil,
                               limits: sogLimits, progress: nil)
     return 0

@@ -22,13 +22,34 @@ struct SOGMeta {
     struct SH {
         /// v2: bands 1…3 from meta; v1: nil (known from the centroid image's width).
         var bands: Int?
-        /// v2: palette entries (`shN.count`); v1: nil (64 per centroid image row).
-        var paletteCount: Int?
         /// v2: a 256-entry codebook; v1: a lerp between the scalar mins and maxs.
         var values: Quantisation
-        var centroidsFile: String
-        var labelsFile: String
+        /// Where the coefficients' bytes are.
+        var storage: Storage
+
+        /// How a SOG keeps its higher-order SH.
+        enum Storage: Equatable {
+            /// The format's own: a palette image (`centroids`, 64 entries a row) and a label per
+            /// splat (`labels`); `count`, v2's palette entries (`shN.count`; v1: nil).
+            case palette(count: Int?, centroids: String, labels: String)
+            /// splatframe's extension for its level-of-detail cache (`"encoding": "rows-zstd"`):
+            /// one zstd frame holding, splat after splat in texel order, each coefficient's R, G, B
+            /// codebook bytes (coefficients × 3 a splat) — no palette to look through, and a
+            /// decode far cheaper than a palette image's. No other reader knows it.
+            case rows(String)
+        }
+
+        /// The files the SH block names, in the order the reader reads them.
+        var files: [String] {
+            switch storage {
+            case let .palette(_, centroids, labels): return [centroids, labels]
+            case let .rows(rows): return [rows]
+            }
+        }
     }
+
+    /// `shN.encoding` of splatframe's SH rows (`SH.Storage.rows`).
+    static let rowsEncoding = "rows-zstd"
 
     /// 1 (no `version`) or 2.
     var version: Int
@@ -94,9 +115,18 @@ struct SOGMeta {
             if let s = try root.optional("shN") {
                 let bands = try s.required("bands", "0…3").integer(in: 0...3)
                 if bands > 0 {
-                    let n = try s.required("count", "a palette size").integer(in: 0...Int.max, "a palette size ≥ 0")
-                    let f = try names(s, 2)
-                    sh = SH(bands: bands, paletteCount: n, values: .codebook(try codebook(s)), centroidsFile: f[0], labelsFile: f[1])
+                    let storage: SH.Storage
+                    if let e = try s.optional("encoding") {
+                        guard try e.string("\"\(rowsEncoding)\"") == rowsEncoding else {
+                            throw e.fail("\"\(rowsEncoding)\" (splatframe's SH rows) or no encoding (a palette)")
+                        }
+                        storage = .rows(try names(s, 1)[0])
+                    } else {
+                        let n = try s.required("count", "a palette size").integer(in: 0...Int.max, "a palette size ≥ 0")
+                        let f = try names(s, 2)
+                        storage = .palette(count: n, centroids: f[0], labels: f[1])
+                    }
+                    sh = SH(bands: bands, values: .codebook(try codebook(s)), storage: storage)
                 }
             }
         } else {
@@ -111,8 +141,8 @@ struct SOGMeta {
             if let s = try root.optional("shN") {
                 let lo = try s.required("mins", "a number").number(), hi = try s.required("maxs", "a number").number()
                 let f = try names(s, 2)
-                sh = SH(bands: nil, paletteCount: nil, values: .lerp(mins: [Float(lo)], maxs: [Float(hi)]),
-                        centroidsFile: f[0], labelsFile: f[1])
+                sh = SH(bands: nil, values: .lerp(mins: [Float(lo)], maxs: [Float(hi)]),
+                        storage: .palette(count: nil, centroids: f[0], labels: f[1]))
             }
         }
         return SOGMeta(version: version, count: count,

@@ -12,7 +12,8 @@
 //   sh0        v2: dc = codebook[b], opacity = A/255; v1: dc = lerp, opacity = sigmoid(lerp(A)).
 //   shN        label = R | G << 8 → palette entry at column (label % 64)·coeffs, row label / 64
 //              of the centroid image; its texel j holds coefficient j's R, G, B; a label beyond
-//              the palette gives zero coefficients.
+//              the palette gives zero coefficients. splatframe's cache may keep them as rows
+//              instead (`"encoding": "rows-zstd"`: SOGSHRows.swift).
 // No axes are converted (a SOG is in the frame of the PLY it came from, RDF).
 // Contract: memory is bounded by `Limits` whatever the input says — `count` must fit the
 // images, images must fit `maxTexels`, ZIP entries and files must fit their byte caps — and
@@ -188,16 +189,27 @@ enum SOGReader {
             }
         }
 
-        // Higher-order SH through the palette.
+        // Higher-order SH through the palette (or splatframe's rows).
         var degree = 0
         var shRest: [Float] = []
         if let sh = meta.sh {
             progress?(4, steps)
-            let palette = try Palette(sh, centroids: try image(sh.centroidsFile, minTexels: 1, role: "SH palette (64 entries per row)"), file: file)
-            let labels = try image(sh.labelsFile, minTexels: n, role: "SH palette labels")
-            degree = palette.bands
-            shRest = [Float](repeating: 0, count: n * palette.coeffs * 3)
-            labels.rgba.withUnsafeBytes { l in shRest.withUnsafeMutableBufferPointer { decodeSH(palette, labels: l, into: $0) } }
+            switch sh.storage {
+            case let .palette(_, centroidsFile, labelsFile):
+                let palette = try Palette(sh, centroids: try image(centroidsFile, minTexels: 1, role: "SH palette (64 entries per row)"), file: file)
+                let labels = try image(labelsFile, minTexels: n, role: "SH palette labels")
+                degree = palette.bands
+                shRest = [Float](repeating: 0, count: n * palette.coeffs * 3)
+                labels.rgba.withUnsafeBytes { l in shRest.withUnsafeMutableBufferPointer { decodeSH(palette, labels: l, into: $0) } }
+            case .rows(let name):
+                degree = sh.bands ?? 3                                // rows are v2 only: bands always given
+                let (rows, bytes) = try SOGSHRows.read(name, from: c, count: n, bands: degree, limits: limits)
+                bytesRead += bytes
+                elements.append(SceneInfo.Element(name: name, count: n, properties: ["zstd", "SH rows (\(SOGSHRows.bytesPerSplat(bands: degree)) codebook bytes a splat)"]))
+                shRest = [Float](repeating: 0, count: rows.count)
+                let table = lookupTables(sh.values, channels: 1)[0]
+                rows.withUnsafeBytes { r in shRest.withUnsafeMutableBufferPointer { SOGSHRows.decode(table: table, rows: r, into: $0) } }
+            }
         }
         progress?(steps, steps)
 
@@ -206,7 +218,10 @@ enum SOGReader {
         let quant = meta.version == 2 ? "codebook" : "min/max lerp"
         let props = ["position 2×16-bit log-lerp", "rotation smallest-three", "scale \(quant)", "dc \(quant)",
                      meta.version == 2 ? "opacity 8-bit" : "opacity 8-bit logit lerp"]
-            + (meta.sh == nil ? [] : ["sh bands \(degree) palette \(quant)"])
+            + (meta.sh.map { sh in
+                if case .rows = sh.storage { return ["sh bands \(degree) rows \(quant)"] }
+                return ["sh bands \(degree) palette \(quant)"]
+            } ?? [])
         var result = ReadResult(scene: .splats(cloud), format: .sog, variant: variant, version: "\(meta.version)",
                                 elements: [SceneInfo.Element(name: "splat", count: n, properties: props)] + elements)
         if let m = metaBytes { result.sourceBytes = m + bytesRead }
@@ -271,18 +286,20 @@ enum SOGReader {
         init(_ sh: SOGMeta.SH, centroids: WebPImage, file: String) throws {
             if let b = sh.bands { bands = b } else {
                 guard let b = [192: 1, 512: 2, 960: 3][centroids.width] else {
-                    throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of 192, 512 or 960 (SH bands 1, 2, 3)",
+                    throw SceneIOError.badEntry(file: file, entry: sh.files[0], expected: "a width of 192, 512 or 960 (SH bands 1, 2, 3)",
                                                 found: "width \(centroids.width)")
                 }
                 bands = b
             }
             coeffs = SplatCloud.restCount(degree: bands)
             guard centroids.width == 64 * coeffs else {
-                throw SceneIOError.badEntry(file: file, entry: sh.centroidsFile, expected: "a width of \(64 * coeffs) (64 entries × \(coeffs) coefficients)",
+                throw SceneIOError.badEntry(file: file, entry: sh.files[0], expected: "a width of \(64 * coeffs) (64 entries × \(coeffs) coefficients)",
                                             found: "width \(centroids.width)")
             }
             // Labels at or beyond the palette (or the rows the image holds) give zero coefficients.
-            entries = min(sh.paletteCount ?? Int.max, 64 * centroids.height)
+            var count: Int? = nil
+            if case .palette(let c, _, _) = sh.storage { count = c }
+            entries = min(count ?? Int.max, 64 * centroids.height)
             table = SOGReader.lookupTables(sh.values, channels: 1)[0]
             width = centroids.width
             rgba = centroids.rgba

@@ -3,7 +3,8 @@
 // A SOG keeps each attribute in a WebP image (texel i is splat i), and an image can only be
 // decoded whole: opening decodes the images one at a time, writes each one's first `count` texels
 // (RGBA, 4 bytes a splat) to a spool file as a column (`SpooledColumns`, unlinked) and lets the
-// image go; the SH centroid palette (64 entries a row: small) stays in memory. `next` reads each
+// image go; the SH centroid palette (64 entries a row: small) stays in memory (splatframe's SH
+// rows, `SOGSHRows`, are spooled as a column of their own width). `next` reads each
 // column's slice for the block and decodes it with the whole-file reader's own functions
 // (`SOGReader.decodePositions` … `decodeSH`): the same floats. Checks, limits and errors are
 // `SOGReader`'s. A streamed SOG (`lod-meta.json`) is not read here.
@@ -13,14 +14,21 @@ import RenderCore
 
 /// A SOG handed out in blocks (see the file header).
 public final class SOGSplatStream: SplatStream {
-    /// The texel columns: means_l, means_u, quats, scales, sh0, then the SH labels when present.
+    /// The texel columns: means_l, means_u, quats, scales, sh0, then the SH labels (or rows) when present.
     let columns: SpooledColumns
     private let tables: SOGReader.Tables
-    private let palette: SOGReader.Palette?
+    /// How the last column decodes to SH coefficients.
+    private enum SHColumn {
+        case palette(SOGReader.Palette)
+        /// splatframe's SH rows (`SOGSHRows`): bytes through the 256-entry `table`.
+        case rows(table: [Float], bands: Int)
+        var bands: Int { switch self { case .palette(let p): return p.bands; case .rows(_, let b): return b } }
+    }
+    private let sh: SHColumn?
     private var row = 0
     private var buffer: [UInt8] = []
     public var count: Int { columns.count }
-    public var shDegree: Int { palette?.bands ?? 0 }
+    public var shDegree: Int { sh?.bands ?? 0 }
     public var warnings: [String] { [] }
     public var isBounded: Bool { true }
 
@@ -73,11 +81,17 @@ public final class SOGSplatStream: SplatStream {
         let file = c.file, n = meta.count
         try SOGReader.checkCount(meta, file: file, limits: limits)
         var names = [meta.meansLower, meta.meansUpper, meta.quatsFile, meta.scalesFile, meta.sh0File]
-        if let sh = meta.sh { names.append(sh.labelsFile) }
+        var widths = [4, 4, 4, 4, 4]
+        if let sh = meta.sh {
+            switch sh.storage {
+            case .palette(_, _, let labels): names.append(labels); widths.append(4)
+            case .rows(let rows): names.append(rows); widths.append(SOGSHRows.bytesPerSplat(bands: sh.bands ?? 3))
+            }
+        }
         let steps = names.count + (meta.sh == nil ? 0 : 1)
         var done = 0
         progress?(0, steps)
-        let columns = try SpooledColumns(file: file, count: n, columns: names.map { (name: $0, bytesPerSplat: 4) })
+        let columns = try SpooledColumns(file: file, count: n, columns: zip(names, widths).map { (name: $0, bytesPerSplat: $1) })
         /// Decodes image `name`, appends its first `n` texels as the next column and lets it go.
         func spool(_ name: String) throws {
             let (image, _) = try SOGReader.readImage(name, from: c, minTexels: n, limits: limits)
@@ -86,17 +100,27 @@ public final class SOGSplatStream: SplatStream {
             progress?(done, steps)
         }
         for name in names.prefix(5) { try spool(name) }
-        var palette: SOGReader.Palette?
+        var column: SHColumn?
         if let sh = meta.sh {
-            // As the whole-file reader: the palette is read and checked before the labels.
-            let (centroids, _) = try SOGReader.readImage(sh.centroidsFile, from: c, minTexels: 1, limits: limits)
-            palette = try SOGReader.Palette(sh, centroids: centroids, file: file)
-            done += 1
-            progress?(done, steps)
-            try spool(sh.labelsFile)
+            switch sh.storage {
+            case let .palette(_, centroidsFile, labelsFile):
+                // As the whole-file reader: the palette is read and checked before the labels.
+                let (centroids, _) = try SOGReader.readImage(centroidsFile, from: c, minTexels: 1, limits: limits)
+                column = .palette(try SOGReader.Palette(sh, centroids: centroids, file: file))
+                done += 1
+                progress?(done, steps)
+                try spool(labelsFile)
+            case .rows(let name):
+                let bands = sh.bands ?? 3
+                let (rows, _) = try SOGSHRows.read(name, from: c, count: n, bands: bands, limits: limits)
+                try rows.withUnsafeBytes { try columns.append($0) }
+                column = .rows(table: SOGReader.lookupTables(sh.values, channels: 1)[0], bands: bands)
+                done += 2
+                progress?(done, steps)
+            }
         }
         self.columns = columns
-        self.palette = palette
+        self.sh = column
         tables = SOGReader.Tables(meta, file: file)
     }
 
@@ -122,16 +146,20 @@ public final class SOGSplatStream: SplatStream {
         var positions = [Vec3](repeating: .zero, count: n), scales = [Vec3](repeating: .zero, count: n)
         var rotations = [Quaternion](repeating: Quaternion(w: 1, x: 0, y: 0, z: 0), count: n)
         var dc = [Vec3](repeating: .zero, count: n), opacities = [Float](repeating: 0, count: n)
-        var shRest = [Float](repeating: 0, count: n * (palette?.coeffs ?? 0) * 3)
-        let (tables, palette) = (self.tables, self.palette)
+        var shRest = [Float](repeating: 0, count: n * SplatCloud.restCount(degree: sh?.bands ?? 0) * 3)
+        let (tables, sh) = (self.tables, self.sh)
         try columns.withSlices(splats: range, buffer: &buffer) { t in
             try positions.withUnsafeMutableBufferPointer { try SOGReader.decodePositions(tables, low: t[0], high: t[1], first: first, into: $0) }
             rotations.withUnsafeMutableBufferPointer { SOGReader.decodeRotations(t[2], into: $0) }
             scales.withUnsafeMutableBufferPointer { SOGReader.decodeScales(tables, t[3], into: $0) }
             dc.withUnsafeMutableBufferPointer { d in opacities.withUnsafeMutableBufferPointer { SOGReader.decodeColors(tables, t[4], dc: d, opacities: $0) } }
-            if let palette { shRest.withUnsafeMutableBufferPointer { SOGReader.decodeSH(palette, labels: t[5], into: $0) } }
+            switch sh {
+            case .palette(let palette)?: shRest.withUnsafeMutableBufferPointer { SOGReader.decodeSH(palette, labels: t[5], into: $0) }
+            case .rows(let table, _)?: shRest.withUnsafeMutableBufferPointer { SOGSHRows.decode(table: table, rows: t[5], into: $0) }
+            case nil: break
+            }
         }
         return SplatCloud(positions: positions, scales: scales, rotations: rotations, opacities: opacities, dc: dc,
-                          shDegree: palette?.bands ?? 0, shRest: shRest)
+                          shDegree: sh?.bands ?? 0, shRest: shRest)
     }
 }

@@ -12,7 +12,9 @@
 //   shN        bands 1–3: rows of coefficients (channel-major, 3·coeffs floats) clustered by
 //              `KMeans` into a palette of min(64, 2^⌊log2(n/1024)⌋)·1024 entries; the palette's
 //              values through a 256-entry codebook, 64 entries per row of `shN_centroids`
-//              (coeffs texels each: R, G, B of coefficient j), `shN_labels` = index (low, high byte)
+//              (coeffs texels each: R, G, B of coefficient j), `shN_labels` = index (low, high byte);
+//              or (`Options.shRows`, splatframe's cache only) each splat's codebook bytes as rows
+//              in one zstd frame, `shN_rows.zst` (SOGSHRows.swift)
 // Differences from splat-transform: bytes are rounded, not truncated; a zero-width position range
 // writes 0 (not NaN); the SH palette comes from a two-level k-means (KMeans.swift: minutes, not
 // hours, for a million splats on a CPU). SH degree 4 is cut to 3 (SOG's highest).
@@ -36,6 +38,12 @@ public enum SOGWriter {
         /// splat-transform's rule, min(64, 2^⌊log2(n/1024)⌋)·1024. At least the splat count makes
         /// every row its own entry: no k-means, and SH is lost only to the 256-value codebook.
         public var shPaletteSize: Int?
+        /// Writes the higher-order SH as splatframe's rows (`SOGSHRows`: each splat's own
+        /// codebook bytes in one zstd frame, `"encoding": "rows-zstd"`) instead of a palette: no
+        /// k-means, the same floats as a palette of one entry per splat, and a decode several
+        /// times cheaper. Only splatframe reads it — its level-of-detail cache, never a file
+        /// meant for other viewers. `shPaletteSize` is then unused.
+        public var shRows = false
         public init() {}
     }
 
@@ -132,7 +140,7 @@ public enum SOGWriter {
         try image("sh0.webp", labelImage(cq.labels, order: order, width: width, height: height,
                                           alpha: cloud.opacities.map(byte)))
 
-        // Higher-order SH through a palette.
+        // Higher-order SH through a palette (or as rows).
         let bands = min(cloud.shDegree, 3)
         var shMeta = ""
         if bands > 0 {
@@ -143,29 +151,42 @@ public enum SOGWriter {
                     for c in 0..<3 { rows[i * dims + c * coeffs + j] = cloud.shRest[(i * restN + j) * 3 + c] }
                 }
             }
-            let paletteSize = min(1 << 16, max(1, options.shPaletteSize
-                ?? Int(min(64, pow(2, log2(Double(n) / 1024).rounded(.down))) * 1024)))
-            let km = KMeans(points: rows, rows: n, dims: dims, k: paletteSize, iterations: options.shIterations)
-            let centroids = km.centroids.count / dims
-            let columns = (0..<dims).map { d in (0..<centroids).map { km.centroids[$0 * dims + d] } }
-            let vq = Quantizer1D.quantize(columns)
-            let cw = 64 * coeffs, ch = (centroids + 63) / 64
-            var cen = [UInt8](repeating: 0, count: cw * ch * 4)
-            for i in 0..<centroids {
-                for j in 0..<coeffs {
-                    let t = (i * coeffs + j) * 4
-                    for c in 0..<3 { cen[t + c] = vq.labels[c * coeffs + j][i] }
-                    cen[t + 3] = 255
+            if options.shRows {
+                // Each splat its own entry: the rows themselves through one codebook.
+                let columns = (0..<dims).map { d in (0..<n).map { rows[$0 * dims + d] } }
+                let vq = Quantizer1D.quantize(columns)
+                let rowBytes = SOGSHRows.bytesPerSplat(bands: bands)
+                var bytes = [UInt8](repeating: 0, count: n * rowBytes)
+                for (t, g) in order.enumerated() {
+                    for j in 0..<coeffs { for c in 0..<3 { bytes[t * rowBytes + j * 3 + c] = vq.labels[c * coeffs + j][g] } }
                 }
+                files.append(("shN_rows.zst", try Compress.zstd(bytes, level: 3, file: file)))
+                shMeta = ",\"shN\":{\"bands\":\(bands),\"encoding\":\"\(SOGMeta.rowsEncoding)\",\"codebook\":\(json(vq.centroids)),\"files\":[\"shN_rows.zst\"]}"
+            } else {
+                let paletteSize = min(1 << 16, max(1, options.shPaletteSize
+                    ?? Int(min(64, pow(2, log2(Double(n) / 1024).rounded(.down))) * 1024)))
+                let km = KMeans(points: rows, rows: n, dims: dims, k: paletteSize, iterations: options.shIterations)
+                let centroids = km.centroids.count / dims
+                let columns = (0..<dims).map { d in (0..<centroids).map { km.centroids[$0 * dims + d] } }
+                let vq = Quantizer1D.quantize(columns)
+                let cw = 64 * coeffs, ch = (centroids + 63) / 64
+                var cen = [UInt8](repeating: 0, count: cw * ch * 4)
+                for i in 0..<centroids {
+                    for j in 0..<coeffs {
+                        let t = (i * coeffs + j) * 4
+                        for c in 0..<3 { cen[t + c] = vq.labels[c * coeffs + j][i] }
+                        cen[t + 3] = 255
+                    }
+                }
+                var labels = [UInt8](repeating: 0, count: width * height * 4)
+                for (t, g) in order.enumerated() {
+                    let l = km.labels[g]
+                    labels[t * 4] = UInt8(l & 0xFF); labels[t * 4 + 1] = UInt8(l >> 8 & 0xFF); labels[t * 4 + 3] = 255
+                }
+                try image("shN_centroids.webp", cen, cw, ch)
+                try image("shN_labels.webp", labels)
+                shMeta = ",\"shN\":{\"count\":\(centroids),\"bands\":\(bands),\"codebook\":\(json(vq.centroids)),\"files\":[\"shN_centroids.webp\",\"shN_labels.webp\"]}"
             }
-            var labels = [UInt8](repeating: 0, count: width * height * 4)
-            for (t, g) in order.enumerated() {
-                let l = km.labels[g]
-                labels[t * 4] = UInt8(l & 0xFF); labels[t * 4 + 1] = UInt8(l >> 8 & 0xFF); labels[t * 4 + 3] = 255
-            }
-            try image("shN_centroids.webp", cen, cw, ch)
-            try image("shN_labels.webp", labels)
-            shMeta = ",\"shN\":{\"count\":\(centroids),\"bands\":\(bands),\"codebook\":\(json(vq.centroids)),\"files\":[\"shN_centroids.webp\",\"shN_labels.webp\"]}"
         }
         let meta = "{\"version\":2,\"asset\":{\"generator\":\(jsonString(options.generator))},\"count\":\(n)"
             + ",\"means\":{\"mins\":\(json(mins)),\"maxs\":\(json(maxs)),\"files\":[\"means_l.webp\",\"means_u.webp\"]}"

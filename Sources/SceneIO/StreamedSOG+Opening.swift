@@ -158,7 +158,7 @@ extension StreamedSOG {
             c.shDegree = meta.sh.map { $0.bands ?? 0 } ?? 0
             var bytes = data.count
             var names = [meta.meansLower, meta.meansUpper, meta.quatsFile, meta.scalesFile, meta.sh0File]
-            if let sh = meta.sh { names += [sh.centroidsFile, sh.labelsFile] }
+            if let sh = meta.sh { names += sh.files }
             for n in names {
                 let f = (c.path as NSString).appendingPathComponent(n)
                 guard let size = (try? FileManager.default.attributesOfItem(atPath: f))?[.size] as? NSNumber else {

@@ -26,6 +26,8 @@ extension LODCache {
     public func storeOutOfCore(input: String, key: Key, splats: Int, shDegree: Int, options: OutOfCoreBuilder.Options,
                                cancelled: (@Sendable () -> Bool)? = nil,
                                progress: (@Sendable (OutOfCoreBuilder.Progress) -> Void)? = nil) throws -> (Entry, OutOfCoreBuilder.Result) {
+        var options = options
+        options.shRows = LODCache.chunkOptions.shRows
         let fm = FileManager.default
         do { try fm.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw LODCacheError.unwritable(folder: folder, reason: Self.reason(error))

@@ -37,7 +37,12 @@ public enum OutOfCoreBuilder {
         public var maxMemoryBytes = OutOfCoreBuilder.defaultMaxMemory
         /// Most splats per region (nil: from `maxMemoryBytes`; tests name a small one).
         public var regionSplats: Int?
+        /// Whether chunks keep their SH as splatframe's rows (`SOGWriter.Options.shRows`): the
+        /// level-of-detail cache's choice; a streamed SOG written for others keeps palettes.
+        public var shRows = false
         public init() {}
+        /// How each chunk is encoded.
+        var chunkOptions: SOGWriter.Options { var o = SOGWriter.Options(); o.shRows = shRows; return o }
     }
 
     /// The default memory bound: 2 GiB.
@@ -141,7 +146,8 @@ public enum OutOfCoreBuilder {
         let names = tree.regions
 
         // 3. Regions, and the chunks they complete.
-        var writer = RegionWriter(work: work, records: records, builder: lod, chunkSplats: options.chunkSplats, captureSplats: info.count)
+        var writer = RegionWriter(work: work, records: records, builder: lod, chunkSplats: options.chunkSplats, captureSplats: info.count,
+                                  chunkOptions: options.chunkOptions)
         let regionSplatCounts = names.map { RecordFileInfo.read(work.path($0, "info"))?.count ?? 0 }
         let clock = RegionClock(started: MonotonicClock.now(), captureSplats: info.count, regions: names.count)
         var builtSplats = 0, doneSplats = 0
@@ -173,7 +179,7 @@ public enum OutOfCoreBuilder {
     static func key(_ input: String, _ o: Options) throws -> String {
         let capture = try LODCache.key(for: input, recipe: CaptureLOD.recipe).text
         return "out-of-core 1|\(capture)|levels \(o.levels.map(String.init) ?? "auto")|chunk \(o.chunkSplats)"
-            + "|memory \(o.maxMemoryBytes)|regions \(o.regionSplats.map(String.init) ?? "auto")"
+            + "|memory \(o.maxMemoryBytes)|regions \(o.regionSplats.map(String.init) ?? "auto")" + (o.shRows ? "|sh rows" : "")
     }
 }
 

@@ -12,6 +12,8 @@ struct RegionWriter {
     let work: OutOfCoreWork
     let records: SplatRecords
     let builder: LODBuilder.Options
+    /// How each chunk is encoded (the cache's: SH rows).
+    let chunkOptions: SOGWriter.Options
     let chunkSplats: Int
     /// Every `fitStep`-th splat of the whole level 0 goes into the fit sample.
     let fitStep: Int
@@ -25,8 +27,10 @@ struct RegionWriter {
     /// Most splats of a region built in memory by this writer.
     private(set) var mostSplatsBuilt = 0
 
-    init(work: OutOfCoreWork, records: SplatRecords, builder: LODBuilder.Options, chunkSplats: Int, captureSplats: Int) {
+    init(work: OutOfCoreWork, records: SplatRecords, builder: LODBuilder.Options, chunkSplats: Int, captureSplats: Int,
+         chunkOptions: SOGWriter.Options = SOGWriter.Options()) {
         self.work = work; self.records = records; self.builder = builder; self.chunkSplats = chunkSplats
+        self.chunkOptions = chunkOptions
         fitStep = RobustBounds.sampleStep(count: captureSplats)
         levels = RegionLevels(levels: builder.levels, records: records)
     }
@@ -76,11 +80,11 @@ struct RegionWriter {
     @discardableResult
     func writeFinishedChunks(complete: Bool, threads: Int, cancelled: (@Sendable () -> Bool)?) throws -> Int {
         let plan = StreamedSOGWriter.chunkPlan(levelCount: builder.levels, leaves: leaves, chunkSplats: chunkSplats, complete: complete)
-        let levels = self.levels, work = self.work
+        let levels = self.levels, work = self.work, options = chunkOptions
         let pending = plan.filter { $0.isFinal && !work.chunkWritten($0.name) }
         try ParallelLoop.run(count: pending.count, threads: threads, cancelled: cancelled) { k in
             let c = pending[k]
-            try StreamedSOGWriter.writeChunk(try levels.read(level: c.level, span: c.splats), name: c.name, into: work.out)
+            try StreamedSOGWriter.writeChunk(try levels.read(level: c.level, span: c.splats), name: c.name, into: work.out, options: options)
             try work.markChunk(c.name)
         }
         if cancelled?() == true { throw LODBuildError.cancelled }

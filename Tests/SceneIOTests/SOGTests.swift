@@ -300,6 +300,16 @@ struct SOGFuzzSeeds {
         names.reduce(Array(s.meta.utf8)) { $0 + Array("\n--sog--\n".utf8) + (s.files[$1] ?? []) }
     }
 
+    /// The same form of 12 splats of SH 3 written with splatframe's SH rows (`shN_rows.zst`).
+    static func rowsFolderForm() throws -> [UInt8] {
+        var o = SOGWriter.Options()
+        o.shRows = true
+        let e = try SOGWriter.encode(syntheticCloud(count: 12, degree: 3, seed: 3), options: o)
+        let files = Dictionary(uniqueKeysWithValues: e.files.map { ($0.name, $0.bytes) })
+        let order = ["means_l.webp", "means_u.webp", "quats.webp", "scales.webp", "sh0.webp", "shN_rows.zst"]
+        return order.reduce(e.meta) { $0 + Array("\n--sog--\n".utf8) + (files[$1] ?? []) }
+    }
+
     /// Writes Fuzz/corpus/sog/ (only when SPLATFRAME_WRITE_SOG_SEEDS is set).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SPLATFRAME_WRITE_SOG_SEEDS"] != nil))
     func writeFuzzSeeds() throws {
@@ -309,6 +319,7 @@ struct SOGFuzzSeeds {
             ("v2_stored.sog", try Fixture.v2.zip()),
             ("v1_deflated.sog", try Fixture.v1.zip(deflate: true)),
             ("v2_folder.bin", Self.folderForm(Fixture.v2)),
+            ("v2_rows_folder.bin", try Self.rowsFolderForm()),
             ("v1_folder.bin", Self.folderForm(Fixture.v1)),
         ]
         for (name, bytes) in seeds { try Data(bytes).write(to: dir.appendingPathComponent(name)) }

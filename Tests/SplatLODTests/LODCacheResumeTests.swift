@@ -31,8 +31,8 @@ struct LODCacheResumeTests {
                                                        options: OutOfCoreBuilderTests.options())
         #expect(result.regions == 4 && result.regionsReused == 3 && result.regionsBuilt == 1)
         #expect(cache.entry(key)?.metaPath == entry.metaPath && cache.partialBuilds().isEmpty)
-        // The same tree as a build never stopped.
-        try OutOfCoreBuilderTests.inMemory(cloud, chunkSplats: 4096, to: dir.path + "/memory")
+        // The same tree as a build never stopped (chunks encoded as the cache encodes them: SH rows).
+        try OutOfCoreBuilderTests.inMemory(cloud, chunkSplats: 4096, to: dir.path + "/memory", chunkOptions: LODCache.chunkOptions)
         let memory = try OutOfCoreBuilderTests.files(dir.path + "/memory")
         let stored = try OutOfCoreBuilderTests.files((entry.metaPath as NSString).deletingLastPathComponent)
         for (name, bytes) in memory { #expect(stored[name] == bytes, "\(name) differs") }

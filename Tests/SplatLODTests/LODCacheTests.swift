@@ -43,6 +43,11 @@ struct LODCacheTests {
         #expect(found == stored)
         let sog = try StreamedSOG.open(found.metaPath)
         #expect(sog.levelCount == 3 && sog.warnings.isEmpty && sog.fitBounds != nil)
+        // Its chunks keep SH as rows (`LODCache.chunkOptions`), read back as stored.
+        let chunk = (found.metaPath as NSString).deletingLastPathComponent + "/0_0"
+        let names = try FileManager.default.contentsOfDirectory(atPath: chunk)
+        #expect(names.contains("shN_rows.zst") && !names.contains("shN_centroids.webp"), "\(names)")
+        #expect(try sog.loadChunk(0).shRest.contains { $0 != 0 })
         // A different size (the capture was rewritten) is another key.
         try Data(repeating: 8, count: 101).write(to: URL(fileURLWithPath: path))
         #expect(cache.entry(try Self.key(path)) == nil)

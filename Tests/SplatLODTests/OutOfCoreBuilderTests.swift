@@ -22,9 +22,11 @@ struct OutOfCoreBuilderTests {
     }
 
     /// The in-memory build of `cloud` with the options `convert` takes, written to `folder`.
-    static func inMemory(_ cloud: SplatCloud, chunkSplats: Int, to folder: String) throws {
+    static func inMemory(_ cloud: SplatCloud, chunkSplats: Int, to folder: String,
+                         chunkOptions: SOGWriter.Options = SOGWriter.Options()) throws {
         let options = CaptureLOD.buildOptions(splats: cloud.count, chunkSplats: chunkSplats)
-        try StreamedSOGWriter.write(try LODBuilder.build(cloud, options: options), to: folder + "/lod-meta.json", chunkSplats: chunkSplats)
+        try StreamedSOGWriter.write(try LODBuilder.build(cloud, options: options), to: folder + "/lod-meta.json", chunkSplats: chunkSplats,
+                                    options: chunkOptions)
     }
 
     /// Every file under `folder` with its bytes.
