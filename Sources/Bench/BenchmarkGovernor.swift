@@ -100,7 +100,7 @@ final class BenchmarkGovernorRun {
         // target and the rung was barred (at 15 fps it settled at 152k with frames of 14 ms).
         // The report's frame times and held share still count the decoding.
         governor.frameFinished(ms: max(0, record.renderMs - record.stats.decodeMs), budgetBinds: scene.budgetBinds,
-                               eyeStill: stillness.isStill(eye), at: governorTime)
+                               eyeStill: stillness.isStill(eye), stillViewReady: scene.stillViewReady, at: governorTime)
 
     }
 

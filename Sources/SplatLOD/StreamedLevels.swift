@@ -30,6 +30,11 @@ public protocol SplatLevelsOfDetail: AnyObject {
     /// room ahead too, its pages faulted in on a background thread. False frame-exact, where a
     /// background fault-in would only compete with the frame that needs the pages.
     var preparesStillView: Bool { get }
+    /// Whether a still eye's levels are all decoded (or failed), so that a governor may show
+    /// them in one step: false only while `preparesStillView` still waits for some of them.
+    /// Frame-exact, and when the still view does not fit in memory, always true (the levels then
+    /// come as the refining frames ask for them).
+    var stillViewReady: Bool { get }
     /// Milliseconds the last `update` spent decoding chunks on the caller's thread (frame-exact
     /// only; the window decodes on loader threads, and this is 0).
     var decodeMs: Double { get }
@@ -181,6 +186,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
     public var budgetBinds: Bool { selector.budgetBound && selector.shownSplats * 10 >= selector.wantedSplats * 9 }
 
     public private(set) var preparesStillView = false
+    public private(set) var stillViewReady = true
 
     /// Whether the loader streams on a background thread (the window).
     public var realtime: Bool { store.realtime }
@@ -300,8 +306,13 @@ public final class StreamedLevels: SplatLevelsOfDetail {
         // pages faulted in on a background thread.
         preparesStillView = store.realtime && options.warmsStillView && options.forcedLevel == nil && budget != nil
             && selector.unbudgetedSplats <= LODMemory.ceiling(sog: sog, cacheBytes: options.cacheBytes)
+        stillViewReady = true
         if preparesStillView {
-            for n in 0..<nodes where selector.unbudgetedWanted[n] >= 0 { addRequest(store.chunk(node: n, level: selector.unbudgetedWanted[n])) }
+            for n in 0..<nodes where selector.unbudgetedWanted[n] >= 0 {
+                let c = store.chunk(node: n, level: selector.unbudgetedWanted[n])
+                addRequest(c)
+                if c >= 0 && chunkState[c] == 0 { stillViewReady = false }
+            }
             assembly.reserveAssembly(selector.unbudgetedSplats + 7 * nodes, prefault: true)
         }
         store.request(requests[0..<requestCount], pins: pins)

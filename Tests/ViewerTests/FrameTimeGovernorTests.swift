@@ -27,13 +27,14 @@ import Testing
 
     /// Runs `frames` frames; returns the budgets chosen.
     @discardableResult
-    func run(_ g: FrameTimeGovernor, _ m: inout SyntheticMachine, frames: Int, still: Bool = false, clock: inout Double) -> [Int] {
+    func run(_ g: FrameTimeGovernor, _ m: inout SyntheticMachine, frames: Int, still: Bool = false, ready: Bool = true,
+             clock: inout Double) -> [Int] {
         var budgets: [Int] = []
         for _ in 0..<frames {
             let b = g.budget
             budgets.append(b)
             g.frameFinished(ms: m.measure(splats: b, scale: g.renderScale), budgetBinds: m.binds(budget: b, whole: g.settings.whole),
-                            eyeStill: still, at: clock)
+                            eyeStill: still, stillViewReady: ready, at: clock)
             clock += 1.0 / 60
         }
         return budgets
@@ -114,6 +115,21 @@ import Testing
         run(g, &m, frames: 1, still: false, clock: &clock)
         #expect(!g.isRefining)
         #expect(g.budget == governed)
+    }
+
+    /// The levels a still eye wants are decoded ahead (the window): the governed frames go on
+    /// until they are, and the whole capture comes on the first frame after.
+    @Test func aStillEyeWaitsGovernedForItsLevelsThenRefinesAtOnce() {
+        var m = SyntheticMachine()
+        let g = FrameTimeGovernor(.init(targetMs: 1000.0 / 30, floor: 10_000, whole: 1_000_000, start: 50_000))
+        var clock = 0.0
+        run(g, &m, frames: 300, clock: &clock)
+        let governed = g.budget
+        let waiting = run(g, &m, frames: 60, still: true, ready: false, clock: &clock)
+        #expect(!g.isRefining)
+        #expect(waiting.allSatisfy { $0 == governed }, "\(Set(waiting))")
+        run(g, &m, frames: 1, still: true, ready: true, clock: &clock)
+        #expect(g.isRefining && g.drawsWhole)
     }
 
     @Test func aBudgetThatDoesNotBindIsNotRaised() {

@@ -37,11 +37,16 @@ struct LODWarmingTests {
         defer { levels.stop() }
         levels.update(camera: Self.camera, threads: 1)
         try #require(levels.selector.unbudgetedSplats > 4 * 1500, "the test needs a view that wants far more than the budget")
+        // Nothing was decoded when the first frame asked: the still view is not ready.
+        #expect(!levels.stillViewReady)
         let warmed = Wait.until {
             levels.update(camera: Self.camera, threads: 1)
             return Self.missing(levels) == 0
         }
         #expect(warmed, "\(Self.missing(levels)) of the still view's chunks never decoded")
+        // The next frame sees them all decoded: ready (a governor may now show them in one step).
+        levels.update(camera: Self.camera, threads: 1)
+        #expect(levels.stillViewReady)
         #expect(levels.preparesStillView && levels.splats.capacity >= levels.selector.unbudgetedSplats)
         #expect(levels.shownSplats <= 1500)
         // The head stops: the budget lifts to the whole capture, and the next frame shows it.
@@ -61,6 +66,7 @@ struct LODWarmingTests {
         }
         try #require(settled)
         #expect(Self.missing(levels) > 0)
+        #expect(levels.stillViewReady, "nothing is decoded ahead: nothing to wait for")
     }
     /// Frame-exact (render, bench, export) decodes what each frame needs in the frame: nothing
     /// ahead, and no room made ahead (a background fault-in would only compete with that frame).
@@ -69,7 +75,7 @@ struct LODWarmingTests {
         o.budget = 1500; o.pixelThreshold = 0.25; o.warmsStillView = true
         let levels = StreamedLevels(sog: try LODPrefetchTests.wallTree(), options: o, realtime: false)
         for _ in 0..<4 { levels.update(camera: Self.camera, threads: 1) }
-        #expect(!levels.preparesStillView)
+        #expect(!levels.preparesStillView && levels.stillViewReady)
         #expect(Self.missing(levels) > 0)
     }
 }

@@ -28,10 +28,11 @@ import Foundation
 ///   entered is barred for a hold that doubles each time (`barredUntil`): no flicker.
 /// - **Render scale last.** Only at the floor rung and still over the target does the render
 ///   scale drop (steps of `scales`); it comes back up before any budget rises.
-/// - **Still head.** When the eye has been still for `stillSeconds`, `budget` becomes the whole
-///   capture (`isRefining`), beyond what the target allows (the levels go straight to what the
-///   view wants as their chunks arrive, `BudgetedScene.refinesAtOnce`); the first frame
-///   after the eye moves again returns to the governed rung (whose memory is kept).
+/// - **Still head.** When the eye has been still for `stillSeconds` and the levels it wants are
+///   decoded (`BudgetedScene.stillViewReady`; until then it stays governed), `budget` becomes the
+///   whole capture (`isRefining`), beyond what the target allows (the levels go straight to what
+///   the view wants, `BudgetedScene.refinesAtOnce`); the first frame after the eye moves again
+///   returns to the governed rung (whose memory is kept).
 public final class FrameTimeGovernor {
     /// What the governor aims for and where its ladder ends.
     public struct Settings: Sendable, Equatable {
@@ -127,9 +128,11 @@ public final class FrameTimeGovernor {
 
     /// Records a drawn frame: its render time (`ms`), whether its budget bound (a larger one would
     /// have shown more: `BudgetedScene.budgetBinds`), whether the eye was still (moved less than
-    /// the tracker's still jitter since the last frame), and when (`time`, seconds on the
-    /// caller's clock).
-    public func frameFinished(ms: Double, budgetBinds: Bool, eyeStill: Bool, at time: Double) {
+    /// the tracker's still jitter since the last frame), whether the still eye's levels are
+    /// decoded (`BudgetedScene.stillViewReady`: the refinement waits for them, governed, so that
+    /// the whole picture comes in one step and the frames before it leave the cores to the
+    /// decoding), and when (`time`, seconds on the caller's clock).
+    public func frameFinished(ms: Double, budgetBinds: Bool, eyeStill: Bool, stillViewReady: Bool = true, at time: Double) {
         frame += 1
         if !eyeStill {
             stillSince = nil
@@ -138,7 +141,7 @@ public final class FrameTimeGovernor {
             stillSince = time
         }
         if refineRung != nil { return }   // refining: the times are not the governed rung's
-        if let since = stillSince, time - since >= settings.stillSeconds, rung + 1 < rungs.count {
+        if let since = stillSince, time - since >= settings.stillSeconds, stillViewReady, rung + 1 < rungs.count {
             // The whole capture at once: the scene asks for the wanted levels' chunks alone and
             // shows each as it arrives (`refinesAtOnce`; no level in between is decoded: the 1M
             // room's whole picture came 1.47 → 0.6–0.95 s after a still start). A long frame is

@@ -20,6 +20,11 @@ public protocol BudgetedScene: Scene {
     /// Whether the budget limited the last frame: a larger one would have shown more
     /// (`SplatLevelsOfDetail.budgetBinds`). A governor raises only a budget that binds.
     var budgetBinds: Bool { get }
+    /// Whether the levels a still eye wants are all decoded ahead (`warmsStillView`), so that the
+    /// whole picture comes in one step and the frames before it stay cheap, leaving the cores
+    /// to the decoding (`SplatLevelsOfDetail.stillViewReady`). True when nothing is decoded
+    /// ahead (frame-exact, or a still view larger than memory).
+    var stillViewReady: Bool { get }
     /// Splats of the whole capture (its finest level).
     var wholeSplats: Int { get }
     /// Splats of the coarsest picture (every leaf at its coarsest level): no budget draws fewer.

@@ -98,6 +98,7 @@ extension LODSplatScene: BudgetedScene {
     }
     public var budgetIsPinned: Bool { options.budgetIsPinned }
     public var budgetBinds: Bool { levels.budgetBinds }
+    public var stillViewReady: Bool { levels.stillViewReady }
     public var warmsStillView: Bool {
         get { options.warmsStillView }
         set { options.warmsStillView = newValue }

@@ -204,6 +204,8 @@ extension MixedScene: BudgetedScene {
     public var coarsestSplats: Int { splatObjects.reduce(0) { $0 + ($1.levels != nil ? $1.coarsestSplats : 0) } }
     /// Whether any leveled object's share of the budget limited it.
     public var budgetBinds: Bool { splatObjects.contains { $0.levels?.budgetBinds == true } }
+    /// Whether every leveled object's still view is decoded.
+    public var stillViewReady: Bool { splatObjects.allSatisfy { $0.levels?.stillViewReady ?? true } }
     public var splatCeiling: Int {
         splatObjects.reduce(0) { total, o in
             guard let levels = o.levels as? StreamedLevels else { return total }

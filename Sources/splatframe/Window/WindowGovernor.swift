@@ -58,7 +58,9 @@ struct WindowGovernor {
         let period = 1000 / targetFps
         governor.settings.targetMs = max(period - FrameTimeGovernor.median(overheads, scratch: &scratch), period / 2)
         shownSplats = scene.primitiveCount
-        governor.frameFinished(ms: renderMs, budgetBinds: (scene as? any BudgetedScene)?.budgetBinds ?? false, eyeStill: stillness.isStill(eye), at: time)
+        let budgeted = scene as? any BudgetedScene
+        governor.frameFinished(ms: renderMs, budgetBinds: budgeted?.budgetBinds ?? false, eyeStill: stillness.isStill(eye),
+                               stillViewReady: budgeted?.stillViewReady ?? true, at: time)
     }
 
     /// After a frame of `scene` drawn on its own thread (`--reproject async`), for `eye`, in
@@ -68,7 +70,9 @@ struct WindowGovernor {
         guard let governor, governed == ObjectIdentifier(scene) else { return }
         governor.settings.targetMs = 1000 / targetFps
         shownSplats = scene.primitiveCount
-        governor.frameFinished(ms: renderMs, budgetBinds: (scene as? any BudgetedScene)?.budgetBinds ?? false, eyeStill: stillness.isStill(eye), at: time)
+        let budgeted = scene as? any BudgetedScene
+        governor.frameFinished(ms: renderMs, budgetBinds: budgeted?.budgetBinds ?? false, eyeStill: stillness.isStill(eye),
+                               stillViewReady: budgeted?.stillViewReady ?? true, at: time)
     }
 
     /// While the picture refines for a still eye: a check, safe on the render workers, that the
