@@ -123,6 +123,9 @@ public final class FrameTimeGovernor {
     public var renderScale: Double { refineRung != nil ? 1 : settings.scales[scaleIndex] }
     /// Whether the picture is refining towards the whole capture because the eye is still.
     public var isRefining: Bool { refineRung != nil }
+    /// Whether the eye has been still long enough to refine but the levels it wants are still
+    /// being decoded (`BudgetedScene.stillViewReady`): the frames stay governed meanwhile.
+    public private(set) var awaitsStillView = false
     /// Whether the budget is the whole capture.
     public var drawsWhole: Bool { budget >= settings.whole }
 
@@ -140,8 +143,10 @@ public final class FrameTimeGovernor {
         } else if stillSince == nil {
             stillSince = time
         }
-        if refineRung != nil { return }   // refining: the times are not the governed rung's
-        if let since = stillSince, time - since >= settings.stillSeconds, stillViewReady, rung + 1 < rungs.count {
+        if refineRung != nil { awaitsStillView = false; return }   // refining: the times are not the governed rung's
+        let stillLongEnough = stillSince.map { time - $0 >= settings.stillSeconds } ?? false
+        awaitsStillView = stillLongEnough && !stillViewReady && rung + 1 < rungs.count
+        if stillLongEnough, stillViewReady, rung + 1 < rungs.count {
             // The whole capture at once: the scene asks for the wanted levels' chunks alone and
             // shows each as it arrives (`refinesAtOnce`; no level in between is decoded: the 1M
             // room's whole picture came 1.47 → 0.6–0.95 s after a still start). A long frame is

@@ -95,7 +95,8 @@ struct WindowGovernor {
     var summary: String? {
         guard let g = governor else { return nil }
         let scale = g.renderScale < 1 ? String(format: ", render scale %.2f", g.renderScale) : ""
-        let still = g.isRefining ? (g.drawsWhole ? "; eye still: the whole capture" : "; eye still: refining") : ""
+        let still = g.isRefining ? (g.drawsWhole ? "; eye still: the whole capture" : "; eye still: refining")
+            : g.awaitsStillView ? "; eye still: decoding the whole capture" : ""
         return String(format: "governor: %@ of %@ splats for %.0f fps%@%@", Self.count(g.budget), Self.count(g.settings.whole), targetFps, scale, still)
     }
 
