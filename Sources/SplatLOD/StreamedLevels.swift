@@ -35,6 +35,9 @@ public protocol SplatLevelsOfDetail: AnyObject {
     /// Frame-exact, and when the still view does not fit in memory, always true (the levels then
     /// come as the refining frames ask for them).
     var stillViewReady: Bool { get }
+    /// The share of a still eye's splats decoded ahead, 0…1 (1 when nothing is decoded ahead):
+    /// what a HUD shows while a governor waits for `stillViewReady`.
+    var stillViewProgress: Double { get }
     /// Milliseconds the last `update` spent decoding chunks on the caller's thread (frame-exact
     /// only; the window decodes on loader threads, and this is 0).
     var decodeMs: Double { get }
@@ -187,6 +190,7 @@ public final class StreamedLevels: SplatLevelsOfDetail {
 
     public private(set) var preparesStillView = false
     public private(set) var stillViewReady = true
+    public private(set) var stillViewProgress = 1.0
 
     /// Whether the loader streams on a background thread (the window).
     public var realtime: Bool { store.realtime }
@@ -307,12 +311,16 @@ public final class StreamedLevels: SplatLevelsOfDetail {
         preparesStillView = store.realtime && options.warmsStillView && options.forcedLevel == nil && budget != nil
             && selector.unbudgetedSplats <= LODMemory.ceiling(sog: sog, cacheBytes: options.cacheBytes)
         stillViewReady = true
+        stillViewProgress = 1
         if preparesStillView {
+            var decoded = 0, all = 0
             for n in 0..<nodes where selector.unbudgetedWanted[n] >= 0 {
-                let c = store.chunk(node: n, level: selector.unbudgetedWanted[n])
+                let l = selector.unbudgetedWanted[n], c = store.chunk(node: n, level: l)
                 addRequest(c)
-                if c >= 0 && chunkState[c] == 0 { stillViewReady = false }
+                all += selector.count(n, l)
+                if c >= 0 && chunkState[c] == 0 { stillViewReady = false } else { decoded += selector.count(n, l) }
             }
+            stillViewProgress = all > 0 ? Double(decoded) / Double(all) : 1
             assembly.reserveAssembly(selector.unbudgetedSplats + 7 * nodes, prefault: true)
         }
         store.request(requests[0..<requestCount], pins: pins)

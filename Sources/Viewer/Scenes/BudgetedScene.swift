@@ -25,6 +25,8 @@ public protocol BudgetedScene: Scene {
     /// to the decoding (`SplatLevelsOfDetail.stillViewReady`). True when nothing is decoded
     /// ahead (frame-exact, or a still view larger than memory).
     var stillViewReady: Bool { get }
+    /// The share (0…1) of the still eye's splats decoded ahead (`SplatLevelsOfDetail.stillViewProgress`).
+    var stillViewProgress: Double { get }
     /// Splats of the whole capture (its finest level).
     var wholeSplats: Int { get }
     /// Splats of the coarsest picture (every leaf at its coarsest level): no budget draws fewer.

@@ -99,6 +99,7 @@ extension LODSplatScene: BudgetedScene {
     public var budgetIsPinned: Bool { options.budgetIsPinned }
     public var budgetBinds: Bool { levels.budgetBinds }
     public var stillViewReady: Bool { levels.stillViewReady }
+    public var stillViewProgress: Double { levels.stillViewProgress }
     public var warmsStillView: Bool {
         get { options.warmsStillView }
         set { options.warmsStillView = newValue }

@@ -206,6 +206,12 @@ extension MixedScene: BudgetedScene {
     public var budgetBinds: Bool { splatObjects.contains { $0.levels?.budgetBinds == true } }
     /// Whether every leveled object's still view is decoded.
     public var stillViewReady: Bool { splatObjects.allSatisfy { $0.levels?.stillViewReady ?? true } }
+    /// The leveled objects' still-view progress, weighted by their whole captures' splats.
+    public var stillViewProgress: Double {
+        var done = 0.0, all = 0.0
+        for o in splatObjects { if let l = o.levels { done += l.stillViewProgress * Double(o.wholeSplats); all += Double(o.wholeSplats) } }
+        return all > 0 ? done / all : 1
+    }
     public var splatCeiling: Int {
         splatObjects.reduce(0) { total, o in
             guard let levels = o.levels as? StreamedLevels else { return total }

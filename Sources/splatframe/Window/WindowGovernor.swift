@@ -17,6 +17,8 @@ struct WindowGovernor {
     private(set) var governor: FrameTimeGovernor?
     /// Splats the last governed frame showed.
     private(set) var shownSplats: Int?
+    /// The share of a still eye's splats decoded ahead at the last governed frame (0…1).
+    private(set) var stillViewProgress = 1.0
     private var governed: ObjectIdentifier?
     private var stillness = EyeStillness()
     /// The recent frames' time outside rendering (ms).
@@ -59,6 +61,7 @@ struct WindowGovernor {
         governor.settings.targetMs = max(period - FrameTimeGovernor.median(overheads, scratch: &scratch), period / 2)
         shownSplats = scene.primitiveCount
         let budgeted = scene as? any BudgetedScene
+        stillViewProgress = budgeted?.stillViewProgress ?? 1
         governor.frameFinished(ms: renderMs, budgetBinds: budgeted?.budgetBinds ?? false, eyeStill: stillness.isStill(eye),
                                stillViewReady: budgeted?.stillViewReady ?? true, at: time)
     }
@@ -71,6 +74,7 @@ struct WindowGovernor {
         governor.settings.targetMs = 1000 / targetFps
         shownSplats = scene.primitiveCount
         let budgeted = scene as? any BudgetedScene
+        stillViewProgress = budgeted?.stillViewProgress ?? 1
         governor.frameFinished(ms: renderMs, budgetBinds: budgeted?.budgetBinds ?? false, eyeStill: stillness.isStill(eye),
                                stillViewReady: budgeted?.stillViewReady ?? true, at: time)
     }
@@ -96,7 +100,7 @@ struct WindowGovernor {
         guard let g = governor else { return nil }
         let scale = g.renderScale < 1 ? String(format: ", render scale %.2f", g.renderScale) : ""
         let still = g.isRefining ? (g.drawsWhole ? "; eye still: the whole capture" : "; eye still: refining")
-            : g.awaitsStillView ? "; eye still: decoding the whole capture" : ""
+            : g.awaitsStillView ? String(format: "; eye still: decoding the whole capture (%.0f %%)", 100 * stillViewProgress) : ""
         return String(format: "governor: %@ of %@ splats for %.0f fps%@%@", Self.count(g.budget), Self.count(g.settings.whole), targetFps, scale, still)
     }
 
