@@ -95,11 +95,17 @@ import Testing
         #expect(g.governedBudget > 10_000)
     }
 
-    @Test func aStillEyeRefinesToTheWholeCaptureAndMotionReturnsAtOnce() {
+    /// A 1M capture governed at 30 fps for 300 moving frames: the governor, its machine and clock.
+    func governedWhileMoving() -> (FrameTimeGovernor, SyntheticMachine, clock: Double) {
         var m = SyntheticMachine()
         let g = FrameTimeGovernor(.init(targetMs: 1000.0 / 30, floor: 10_000, whole: 1_000_000, start: 50_000))
         var clock = 0.0
         run(g, &m, frames: 300, clock: &clock)
+        return (g, m, clock)
+    }
+
+    @Test func aStillEyeRefinesToTheWholeCaptureAndMotionReturnsAtOnce() {
+        var (g, m, clock) = governedWhileMoving()
         let governed = g.budget
         #expect(governed < 1_000_000)
         // Still: the whole capture within a second (frames at 60 Hz on the fake clock).
@@ -120,10 +126,7 @@ import Testing
     /// The levels a still eye wants are decoded ahead (the window): the governed frames go on
     /// until they are, and the whole capture comes on the first frame after.
     @Test func aStillEyeWaitsGovernedForItsLevelsThenRefinesAtOnce() {
-        var m = SyntheticMachine()
-        let g = FrameTimeGovernor(.init(targetMs: 1000.0 / 30, floor: 10_000, whole: 1_000_000, start: 50_000))
-        var clock = 0.0
-        run(g, &m, frames: 300, clock: &clock)
+        var (g, m, clock) = governedWhileMoving()
         let governed = g.budget
         let waiting = run(g, &m, frames: 60, still: true, ready: false, clock: &clock)
         #expect(!g.isRefining && g.awaitsStillView)

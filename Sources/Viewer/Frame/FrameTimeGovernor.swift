@@ -148,7 +148,8 @@ public final class FrameTimeGovernor {
         awaitsStillView = stillLongEnough && !stillViewReady && rung + 1 < rungs.count
         if stillLongEnough, stillViewReady, rung + 1 < rungs.count {
             // The whole capture at once: the scene asks for the wanted levels' chunks alone and
-            // shows each as it arrives (`refinesAtOnce`; no level in between is decoded: the 1M
+            // shows each as it arrives (`refinesAtOnce`; in the window they are all decoded
+            // already, `stillViewReady`; no level in between is decoded: the 1M
             // room's whole picture came 1.47 → 0.6–0.95 s after a still start). A long frame is
             // abandoned when the head moves (`frameAbandoned`).
             refineRung = rungs.count - 1; changes += 1

@@ -59,11 +59,7 @@ struct WindowGovernor {
         if overheads.count > 15 { overheads.removeFirst() }
         let period = 1000 / targetFps
         governor.settings.targetMs = max(period - FrameTimeGovernor.median(overheads, scratch: &scratch), period / 2)
-        shownSplats = scene.primitiveCount
-        let budgeted = scene as? any BudgetedScene
-        stillViewProgress = budgeted?.stillViewProgress ?? 1
-        governor.frameFinished(ms: renderMs, budgetBinds: budgeted?.budgetBinds ?? false, eyeStill: stillness.isStill(eye),
-                               stillViewReady: budgeted?.stillViewReady ?? true, at: time)
+        record(scene, governor, eye: eye, renderMs: renderMs, at: time)
     }
 
     /// After a frame of `scene` drawn on its own thread (`--reproject async`), for `eye`, in
@@ -72,6 +68,12 @@ struct WindowGovernor {
     mutating func afterRenderedFrame(_ scene: Scene, eye: Vec3?, renderMs: Double, at time: Double) {
         guard let governor, governed == ObjectIdentifier(scene) else { return }
         governor.settings.targetMs = 1000 / targetFps
+        record(scene, governor, eye: eye, renderMs: renderMs, at: time)
+    }
+
+    /// Gives `governor` a frame of `scene`: what it showed, whether its budget bound, whether the
+    /// eye was still and the still view decoded.
+    private mutating func record(_ scene: Scene, _ governor: FrameTimeGovernor, eye: Vec3?, renderMs: Double, at time: Double) {
         shownSplats = scene.primitiveCount
         let budgeted = scene as? any BudgetedScene
         stillViewProgress = budgeted?.stillViewProgress ?? 1
