@@ -5,7 +5,8 @@
 # still; its --stats-every 0.1 lines give the splats each governed frame showed. Prints, per run,
 # the seconds from the stop to the first line showing the whole capture (≥ 99 % of the most any
 # line showed; lines come every 0.1 s, so ±0.1 s), and the budgets while moving (least–most). MOVING=0 opens
-# with the head already still (a cold start: nothing decoded yet). Extra arguments go to
+# with the head already still (a cold start: nothing decoded yet); then the seconds from the
+# launch of the process (start-up included, each line stamped as it arrives) are given too. Extra arguments go to
 # `splatframe open` (e.g. --lod-cache DIR). Reads no user config.
 #   Scripts/still-head.sh CAPTURE [RUNS] [-- open arguments…]
 set -euo pipefail
@@ -30,16 +31,18 @@ xvfb=$!
 sleep 1
 echo "still-head: $(basename "$capture"), ${moving} s of sway then still, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" >&2
 for run in $(seq 1 "$runs"); do
-    DISPLAY=$display XDG_CONFIG_HOME=$work XDG_CACHE_HOME=${XDG_CACHE_HOME:-$work/cache} SDL_RENDER_DRIVER=software \
+    launch=$EPOCHREALTIME
+    { DISPLAY=$display XDG_CONFIG_HOME=$work XDG_CACHE_HOME=${XDG_CACHE_HOME:-$work/cache} SDL_RENDER_DRIVER=software \
         timeout $((moving + 8)) "$bin" open "$capture" --size 1280x720 --head "replay:$work/track.csv" --stats-every 0.1 "$@" \
-        2> "$work/stderr" || true
-    grep '^splatframe: stats.* shown=' "$work/stderr" > "$work/stats" || { echo "still-head: no governed stats lines" >&2; cat "$work/stderr" >&2; exit 1; }
-    awk -v stop="$moving" -v run="$run" '
-        { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-          t[NR] = v["t"]; s[NR] = v["shown"]; b[NR] = v["budget"]; if (v["shown"] > most) most = v["shown"] }
-        END { for (i = 1; i <= NR; i++) if (t[i] >= stop && s[i] >= 0.99 * most) { at = t[i] - stop; break }
+        2>&1 >/dev/null || true; } | while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done > "$work/stderr"
+    grep '^[0-9.]* splatframe: stats.* shown=' "$work/stderr" > "$work/stats" || { echo "still-head: no governed stats lines" >&2; cat "$work/stderr" >&2; exit 1; }
+    awk -v stop="$moving" -v run="$run" -v launch="$launch" '
+        { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+          t[NR] = v["t"]; s[NR] = v["shown"]; b[NR] = v["budget"]; stamp[NR] = $1 - launch; if (v["shown"] > most) most = v["shown"] }
+        END { for (i = 1; i <= NR; i++) if (t[i] >= stop && s[i] >= 0.99 * most) { at = t[i] - stop; fromLaunch = stamp[i]; break }
               lo = ""; hi = ""; for (i = 1; i <= NR; i++) if (t[i] < stop) { if (lo == "" || b[i] + 0 < lo) lo = b[i] + 0; if (hi == "" || b[i] + 0 > hi) hi = b[i] + 0 }
               mb = lo == "" ? "-" : lo "–" hi
               if (at == "") printf "run %d: the whole capture (%d splats) never came\n", run, most
+              else if (stop == 0) printf "run %d: whole capture (%d splats) %.1f s after the window opened, %.2f s after launch\n", run, most, at, fromLaunch
               else printf "run %d: whole capture (%d splats) %.1f s after the stop; budget while moving %s\n", run, most, at, mb }' "$work/stats"
 done

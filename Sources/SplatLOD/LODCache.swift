@@ -150,9 +150,33 @@ public struct LODCache: Sendable, Equatable {
     }
 
     /// The entries as the shared least-recently-used mechanism sees them: bytes from `entry.json`
-    /// (0 for an entry without one), last use from the folder's modification time.
+    /// (0 for an entry without one) and the prepared blocks kept beside the tree, last use from the
+    /// folder's modification time.
     var lru: LRUFolder {
-        LRUFolder(path: folder, isEntry: Self.isEntryName, bytes: { Manifest.read($0 + "/entry.json")?.bytes ?? 0 })
+        LRUFolder(path: folder, isEntry: Self.isEntryName,
+                  bytes: { (Manifest.read($0 + "/entry.json")?.bytes ?? 0) + Self.preparedBytes(inEntry: $0) })
+    }
+
+    /// The folder where the chunk store keeps decoded chunks' prepared blocks
+    /// (`PreparedBlockFile`) for the tree at `metaPath`: `ENTRY/prepared` when the tree is an entry
+    /// of a level-of-detail cache (its folder holds an `entry.json`: immutable, and ours to
+    /// write), nil for any other streamed SOG (a user's own folder is never written).
+    /// The files are not listed in `entry.json`: a missing or damaged one is decoded and written again.
+    public static func preparedFolder(forTree metaPath: String) -> String? {
+        let dir = (metaPath as NSString).deletingLastPathComponent
+        guard isEntryName((dir as NSString).lastPathComponent), FileManager.default.fileExists(atPath: dir + "/entry.json") else { return nil }
+        return dir + "/prepared"
+    }
+
+    /// Bytes of the prepared blocks kept in the entry folder `entry`.
+    static func preparedBytes(inEntry entry: String) -> Int {
+        let folder = entry + "/prepared"
+        var total = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            var st = stat()
+            if stat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { total += Int(st.st_size) }
+        }
+        return total
     }
 
     /// Bytes the entries hold, by their `entry.json`.

@@ -161,7 +161,8 @@ public final class StreamedLevels: SplatLevelsOfDetail {
         self.options = options
         selector = LODSelector(sog)
         selector.pixelThreshold = options.pixelThreshold
-        store = LODChunkStore(sog: sog, cacheBytes: options.cacheBytes, realtime: realtime)
+        store = LODChunkStore(sog: sog, cacheBytes: options.cacheBytes, realtime: realtime,
+                              preparedFolder: LODCache.preparedFolder(forTree: sog.file))
         openWarnings = sog.warnings
         assembly = PreparedSplats(assemblyCapacity: min(sog.splatCount(level: 0), options.budget ?? Int.max) + 8 * sog.nodes.count,
                                   shDegree: sog.shDegree)

@@ -57,6 +57,10 @@ public final class PreparedSplats {
     /// it off: rebuilding the order each time would allocate and sort in the frame; its frames
     /// sort per tile as before.
     public var keepsDepthOrder = true
+    /// What holds this block's storage when it is not its own: the mapped file it was read from
+    /// (`PreparedBlockFile`), kept alive as long as the block. Nil: `fields`, `rest` and
+    /// `sourceIndex` were allocated here and are freed with it.
+    private let storageOwner: AnyObject?
 
     /// Converts `cloud` (O(n log n), single-threaded; ~0.4 s per million degree-3 splats in a
     /// release build, ~¼ of it the spatial sort).
@@ -69,6 +73,7 @@ public final class PreparedSplats {
     /// - Precondition: `range` lies inside the cloud.
     public init(_ cloud: SplatCloud, range: Range<Int>, shDegree: Int? = nil) {
         precondition(range.lowerBound >= 0 && range.upperBound <= cloud.count, "range outside the cloud")
+        storageOwner = nil
         count = range.count
         paddedCount = (count + 7) / 8 * 8
         self.shDegree = min(3, max(0, shDegree ?? cloud.shDegree))   // degree 4: bands 0–3, the first 15 of each splat's 24
@@ -148,6 +153,7 @@ public final class PreparedSplats {
 
     /// An empty assembly with room for `assemblyCapacity` splat slots (it grows on demand).
     public init(assemblyCapacity: Int, shDegree: Int) {
+        storageOwner = nil
         count = 0; paddedCount = 0
         self.shDegree = min(3, max(0, shDegree))
         restCount = SplatCloud.restCount(degree: self.shDegree)
@@ -156,6 +162,23 @@ public final class PreparedSplats {
         fields = .allocate(capacity: Self.fieldCount * fieldStride)
         rest = .allocate(capacity: max(1, fieldStride * restCount * 3))
         sourceIndex = .allocate(capacity: fieldStride)
+    }
+
+    /// A prepared block over storage that `owner` keeps alive (a mapped file): `fields` holds
+    /// `fieldCount` arrays of `stride` Floats, `rest` `paddedCount·restCount·3` half floats (at
+    /// least 1), `sourceIndex` `stride` indices, exactly as `init(_:range:shDegree:)` lays them out.
+    /// Never written through: the storage may be read-only.
+    /// - Precondition: `count ≤ paddedCount = count rounded up to 8 ≤ stride`, `stride = max(8, paddedCount)`.
+    init(storageOf owner: AnyObject, fields: UnsafeMutablePointer<Float>, rest: UnsafeMutablePointer<Float16>,
+         sourceIndex: UnsafeMutablePointer<UInt32>, count: Int, shDegree: Int, bounds: Bounds) {
+        storageOwner = owner
+        self.count = count
+        paddedCount = (count + 7) / 8 * 8
+        self.shDegree = min(3, max(0, shDegree))
+        restCount = SplatCloud.restCount(degree: self.shDegree)
+        self.bounds = bounds
+        fieldStride = max(8, paddedCount)
+        self.fields = fields; self.rest = rest; self.sourceIndex = sourceIndex
     }
 
     /// Bytes this object holds (fields and SH), for cache accounting.
@@ -190,6 +213,7 @@ public final class PreparedSplats {
     /// New storage for at least `n` slots (and at least 1.5× the old), its first `keeping` slots
     /// copied over.
     private func grow(toSlots n: Int, keeping: Int) {
+        precondition(storageOwner == nil, "a block over mapped storage never grows")
         let newStride = max((n + 7) / 8 * 8, fieldStride + fieldStride / 2 / 8 * 8)
         let k3 = restCount * 3
         let newFields = UnsafeMutablePointer<Float>.allocate(capacity: Self.fieldCount * newStride)
@@ -247,6 +271,7 @@ public final class PreparedSplats {
     }
 
     deinit {
+        guard storageOwner == nil else { return }
         fields.deallocate()
         rest.deallocate()
         sourceIndex.deallocate()
