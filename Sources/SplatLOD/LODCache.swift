@@ -15,6 +15,7 @@
 import Foundation
 import RenderCore
 import SceneIO
+import SplatRender
 import Workers
 
 /// Why the cache could not hold a tree (the caller builds it in memory instead).
@@ -169,15 +170,7 @@ public struct LODCache: Sendable, Equatable {
     }
 
     /// Bytes of the prepared blocks kept in the entry folder `entry`.
-    static func preparedBytes(inEntry entry: String) -> Int {
-        let folder = entry + "/prepared"
-        var total = 0
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            var st = stat()
-            if stat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { total += Int(st.st_size) }
-        }
-        return total
-    }
+    static func preparedBytes(inEntry entry: String) -> Int { PreparedBlockFile.bytes(inFolder: entry + "/prepared") }
 
     /// Bytes the entries hold, by their `entry.json`.
     public var usedBytes: Int { lru.usedBytes }

@@ -27,7 +27,9 @@ import Workers
 /// blocks are also kept on disk once decoded (`PreparedBlockFile`, one file per chunk) and mapped
 /// back the next time instead of decoded: the 4M room's still view, ~2.1 CPU-seconds of decoding
 /// and page zeroing, becomes a few mappings. A file that does not map (missing, damaged, stale) is
-/// decoded as before and written again.
+/// decoded as before and written again. The folder holds at most `preparedLimit` bytes (by default
+/// the chunk cache's bound: on disk as much as is kept in memory); chunks beyond it are decoded
+/// each time (first written, first kept).
 ///
 /// The cache holds at most `cacheBytes` of blocks, least recently used chunks evicted first —
 /// except the chunks the current frame shows or asked for (pinned), which may take it over the
@@ -44,6 +46,8 @@ final class LODChunkStore: Sendable {
     let realtime: Bool
     /// Where decoded chunks' blocks are kept on disk (`<chunk>.blocks`), nil for none.
     let preparedFolder: String?
+    /// Most bytes `preparedFolder` may hold.
+    let preparedLimit: Int
     /// Per chunk, the (leaf, level) ranges it holds.
     let users: [[User]]
     /// Per (leaf, level) at `n * levels + l`: the chunk and the index into `users[chunk]` (−1: none).
@@ -70,6 +74,8 @@ final class LODChunkStore: Sendable {
         var loads = 0
         /// Of `loads`, those mapped from prepared files rather than decoded.
         var mappedLoads = 0
+        /// Bytes in `preparedFolder`, counted at creation, then with each file written.
+        var preparedBytes = 0
         var evictions = 0
     }
     private let shared: Locked<Shared>
@@ -78,9 +84,10 @@ final class LODChunkStore: Sendable {
     /// Loader threads in `.realtime`: half the cores, at least 2 and at most 4.
     static let loaderCount = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount / 2))
 
-    init(sog: StreamedSOG, cacheBytes: Int, realtime: Bool, preparedFolder: String? = nil) {
+    init(sog: StreamedSOG, cacheBytes: Int, realtime: Bool, preparedFolder: String? = nil, preparedLimit: Int? = nil) {
         self.sog = sog
         self.preparedFolder = preparedFolder
+        self.preparedLimit = max(0, preparedLimit ?? cacheBytes)
         shDegree = sog.shDegree
         self.cacheBytes = max(0, cacheBytes)
         self.realtime = realtime
@@ -97,12 +104,15 @@ final class LODChunkStore: Sendable {
             }
         }
         self.users = users; self.slotChunk = slotChunk; self.slotIndex = slotIndex
-        if let preparedFolder { PreparedBlockFile.removeAbandonedTemporaries(in: preparedFolder) }
         let c = sog.chunks.count
         var initial = Shared(blocks: Array(repeating: nil, count: c), bytes: Array(repeating: 0, count: c),
                              lastUse: Array(repeating: 0, count: c), failures: sog.chunks.map(\.problem),
                              pinned: Array(repeating: false, count: c))
         initial.requests.reserveCapacity(c)
+        if let preparedFolder {
+            PreparedBlockFile.removeAbandonedTemporaries(in: preparedFolder)
+            initial.preparedBytes = PreparedBlockFile.bytes(inFolder: preparedFolder)
+        }
         shared = Locked(initial)
     }
 
@@ -234,13 +244,23 @@ final class LODChunkStore: Sendable {
     /// chunks that hold every range they are named for).
     private func expectedCounts(_ c: Int) -> [Int?] { users[c].map { $0.range.count } }
 
-    /// Writes `blocks` to `path` for the next opening (best effort: a cache that cannot be
-    /// written only means decoding again). Not when a range lay beyond the chunk (a damaged tree:
-    /// decoding reports it each time).
+    /// Writes `blocks` to `path` for the next opening when the folder has room for them under
+    /// `preparedLimit` (best effort: a cache that cannot be written only means decoding again).
+    /// Not when a range lay beyond the chunk (a damaged tree: decoding reports it each time).
     private func keepPrepared(_ blocks: [PreparedSplats?], at path: String) {
         guard !blocks.contains(where: { $0 == nil }), let folder = preparedFolder else { return }
+        // A file that did not map (damaged, stale) is replaced: its bytes are already counted.
+        var st = stat()
+        let replaced = stat(path, &st) == 0 ? Int(st.st_size) : 0
+        let size = PreparedBlockFile.fileBytes(counts: blocks.map { $0?.count }, shDegree: shDegree) - replaced
+        let room = shared.withLock { s -> Bool in
+            guard s.preparedBytes + size <= preparedLimit else { return false }
+            s.preparedBytes += size
+            return true
+        }
+        guard room else { return }
         mkdir(folder, 0o755)
-        try? PreparedBlockFile.write(blocks, shDegree: shDegree, to: path)
+        do { try PreparedBlockFile.write(blocks, shDegree: shDegree, to: path) } catch { shared.update { $0.preparedBytes -= size } }
     }
 
     /// Inserts chunk `c`'s decoded blocks (then evicts down to the bound), or its failure.

@@ -72,6 +72,22 @@ public enum PreparedBlockFile {
 
     @inline(__always) static func aligned(_ n: Int) -> Int { (n + alignment - 1) / alignment * alignment }
 
+    /// Bytes the file for blocks of `counts` splats (nil: none) at SH degree `shDegree` takes.
+    public static func fileBytes(counts: [Int?], shDegree: Int) -> Int {
+        let restCount = SplatCloud.restCount(degree: min(3, max(0, shDegree)))
+        return counts.reduce(aligned(headerBytes + entryBytes * counts.count)) { $0 + ($1.map { layout(count: $0, restCount: restCount).bytes } ?? 0) }
+    }
+
+    /// Bytes of the regular files in `folder` (0 when it does not exist).
+    public static func bytes(inFolder folder: String) -> Int {
+        var total = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            var st = stat()
+            if stat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { total += Int(st.st_size) }
+        }
+        return total
+    }
+
     /// Writes `blocks` (all of SH degree `shDegree`; nil entries kept as none) to `path`, through a
     /// temporary file in the same folder renamed into place.
     /// - Throws: `Problem` (offset 0) when the folder cannot be written.

@@ -21,8 +21,9 @@ struct PreparedChunkTests {
     }
 
     /// Every chunk loaded frame-exact into a fresh store, and what it did.
-    static func loadAll(_ sog: StreamedSOG) -> (store: LODChunkStore, loads: Int, mapped: Int) {
-        let store = LODChunkStore(sog: sog, cacheBytes: 1 << 30, realtime: false, preparedFolder: LODCache.preparedFolder(forTree: sog.file))
+    static func loadAll(_ sog: StreamedSOG, preparedLimit: Int? = nil) -> (store: LODChunkStore, loads: Int, mapped: Int) {
+        let store = LODChunkStore(sog: sog, cacheBytes: 1 << 30, realtime: false, preparedFolder: LODCache.preparedFolder(forTree: sog.file),
+                                  preparedLimit: preparedLimit)
         store.load(Array(0..<sog.chunks.count))
         let (loads, mapped) = store.withLock { ($0.loads, $0.mappedLoads) }
         return (store, loads, mapped)
@@ -90,6 +91,23 @@ struct PreparedChunkTests {
         #expect(Self.blockBytes(again.store, sog) == reference)
         #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == whole, "rewritten whole")
         #expect(Self.loadAll(sog).mapped == sog.chunks.count)
+    }
+
+    @Test("the prepared blocks stay under their bound: chunks beyond it are decoded each time")
+    func bounded() throws {
+        let sog = try Self.cachedTree()
+        let folder = try #require(LODCache.preparedFolder(forTree: sog.file))
+        let sizes = (0..<sog.chunks.count).map { c in
+            PreparedBlockFile.fileBytes(counts: Self.loadAll(sog, preparedLimit: 0).store.users[c].map { $0.range.count }, shDegree: sog.shDegree)
+        }
+        #expect(PreparedBlockFile.bytes(inFolder: folder) == 0, "a bound of 0 writes nothing")
+        let limit = sizes[0] + sizes[1] + sizes[2] / 2   // room for two chunks' files, not three
+        let first = Self.loadAll(sog, preparedLimit: limit)
+        #expect(first.mapped == 0)
+        let kept = PreparedBlockFile.bytes(inFolder: folder)
+        #expect(kept <= limit && kept > 0)
+        #expect(Self.loadAll(sog, preparedLimit: limit).mapped == (try FileManager.default.contentsOfDirectory(atPath: folder)).count)
+        #expect(PreparedBlockFile.bytes(inFolder: folder) == kept, "nothing more written at the bound")
     }
 
     @Test("a tree outside the cache (a user's own streamed SOG) gets nothing written beside it")
