@@ -62,6 +62,7 @@ extension LODCache {
                 throw LODCacheError.tooLarge(folder: folder, bytes: manifest.bytes, limit: limitBytes)
             }
             try manifest.write(building + "/entry.json")
+            let prepared = Self.prepareBlocks(inBuilding: building, threads: options.threads, limit: limitBytes - manifest.bytes, cancelled: cancelled)
             if rename(building, final) != 0 {
                 clean()
                 if let e = entry(key) { return (e, result) }
@@ -69,7 +70,7 @@ extension LODCache {
             }
             evict(toFit: 0, keeping: key.name)
             finished()
-            return (Entry(metaPath: final + "/lod-meta.json", captureSplats: manifest.captureSplats, bytes: manifest.bytes), result)
+            return (Entry(metaPath: final + "/lod-meta.json", captureSplats: manifest.captureSplats, bytes: manifest.bytes + prepared), result)
         } catch let e as LODCacheError {
             clean(); throw e
         } catch let e as LODBuildError {

@@ -1,7 +1,8 @@
-// SplatLODTests — a cached tree's decoded chunks kept as prepared blocks (`LODChunkStore` with
-// `LODCache.preparedFolder`): the next opening maps them instead of decoding, and draws the very
-// same splats; a damaged file is decoded again and replaced; a tree outside the cache is never
-// written beside.
+// SplatLODTests — a cached tree's chunks kept as prepared blocks (`LODChunkStore` with
+// `LODCache.preparedFolder`, written when the tree is stored and whenever a chunk is decoded): an
+// opening maps them instead of decoding, and draws the very same splats; a damaged file is decoded
+// again and replaced; the folder stays under its bound; a tree outside the cache is never written
+// beside.
 import Foundation
 import RenderCore
 import SceneIO
@@ -46,10 +47,24 @@ struct PreparedChunkTests {
         }
     }
 
-    @Test("a cached tree's chunks are decoded once, then mapped from their prepared blocks: the same bytes")
+    @Test("a stored tree comes with its chunks' prepared blocks: its first opening maps them all, the decoded bytes")
+    func storedTreeMaps() throws {
+        let sog = try Self.cachedTree()
+        let folder = try #require(LODCache.preparedFolder(forTree: sog.file))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(names.filter { $0.hasSuffix(".blocks") }.count == sog.chunks.count, "\(names)")
+        let opened = Self.loadAll(sog)
+        #expect(opened.loads == sog.chunks.count && opened.mapped == sog.chunks.count)
+        let decoding = LODChunkStore(sog: sog, cacheBytes: 1 << 30, realtime: false)
+        decoding.load(Array(0..<sog.chunks.count))
+        #expect(Self.blockBytes(opened.store, sog) == Self.blockBytes(decoding, sog))
+    }
+
+    @Test("chunks without prepared blocks are decoded once, then mapped: the same bytes; the cache counts them")
     func secondOpeningMaps() throws {
         let sog = try Self.cachedTree()
         let folder = try #require(LODCache.preparedFolder(forTree: sog.file))
+        try FileManager.default.removeItem(atPath: folder)
         // A writer killed mid-write left a temporary file (pid 2^22+1 exceeds Linux's pid_max,
         // so no process has it); a live one's is kept.
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -97,6 +112,7 @@ struct PreparedChunkTests {
     func bounded() throws {
         let sog = try Self.cachedTree()
         let folder = try #require(LODCache.preparedFolder(forTree: sog.file))
+        try FileManager.default.removeItem(atPath: folder)
         let sizes = (0..<sog.chunks.count).map { c in
             PreparedBlockFile.fileBytes(counts: Self.loadAll(sog, preparedLimit: 0).store.users[c].map { $0.range.count }, shDegree: sog.shDegree)
         }
