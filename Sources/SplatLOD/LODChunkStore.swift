@@ -25,8 +25,8 @@ import Workers
 ///
 /// With a `preparedFolder` (a tree in splatframe's own cache, `LODCache.preparedFolder`), a chunk's
 /// blocks are also kept on disk once decoded (`PreparedBlockFile`, one file per chunk) and mapped
-/// back the next time instead of decoded: the 4M room's still view, ~2.1 CPU-seconds of decoding
-/// and page zeroing, becomes a few mappings. A file that does not map (missing, damaged, stale) is
+/// back the next time instead of decoded: the 4M room's still view, ~2 CPU-seconds of decoding and
+/// page zeroing, becomes a few mappings. A file that does not map (missing, damaged, stale) is
 /// decoded as before and written again. The folder holds at most `preparedLimit` bytes (by default
 /// the chunk cache's bound: on disk as much as is kept in memory); chunks beyond it are decoded
 /// each time (first written, first kept).
@@ -210,7 +210,8 @@ final class LODChunkStore: Sendable {
     }
 
     /// Chunk `c`'s blocks: mapped from its prepared file when one matches, else decoded and cut
-    /// into blocks (then written for next time). Any thread; touches no shared state.
+    /// into blocks (then written for next time). Any thread; of the shared state it touches only
+    /// the prepared bytes' count, under the lock.
     private func decode(_ c: Int) -> Decoded {
         if let path = preparedPath(c), let blocks = try? PreparedBlockFile.map(path, shDegree: shDegree, counts: expectedCounts(c)) {
             return Decoded(blocks: FrozenBlocks(blocks: blocks), bytes: blocks.reduce(0) { $0 + ($1?.bytes ?? 0) }, failure: nil, mapped: true)
@@ -260,7 +261,7 @@ final class LODChunkStore: Sendable {
         }
         guard room else { return }
         mkdir(folder, 0o755)
-        do { try PreparedBlockFile.write(blocks, shDegree: shDegree, to: path) } catch { shared.update { $0.preparedBytes -= size } }
+        do { try PreparedBlockFile.write(blocks, shDegree: shDegree, to: path) } catch { shared.withLock { $0.preparedBytes -= size } }
     }
 
     /// Inserts chunk `c`'s decoded blocks (then evicts down to the bound), or its failure.
