@@ -102,7 +102,7 @@ struct WindowGovernor {
         guard let g = governor else { return nil }
         let scale = g.renderScale < 1 ? String(format: ", render scale %.2f", g.renderScale) : ""
         let still = g.isRefining ? (g.drawsWhole ? "; eye still: the whole capture" : "; eye still: refining")
-            : g.awaitsStillView ? String(format: "; eye still: decoding the whole capture (%.0f %%)", 100 * stillViewProgress) : ""
+            : g.awaitsStillView ? String(format: "; eye still: loading the whole capture (%.0f %%)", 100 * stillViewProgress) : ""
         return String(format: "governor: %@ of %@ splats for %.0f fps%@%@", Self.count(g.budget), Self.count(g.settings.whole), targetFps, scale, still)
     }
 
