@@ -47,6 +47,12 @@ public struct LRUFolder: Sendable {
     /// Marks the entry folder at `dir` used now.
     public static func touch(_ dir: String) { _ = utimes(dir, nil) }
 
+    /// Whether process `pid` no longer exists (never this process, nor a pid ≤ 0): what a cache
+    /// asks before removing what a writer named by its pid left behind.
+    public static func processIsGone(_ pid: Int32) -> Bool {
+        pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+    }
+
     /// Removes least recently used entries until `extra` more bytes fit within `limit`: never one
     /// named in `keeping`, nor one `remove` declines (it returns false: in use, or it could not).
     /// - Returns: the entries removed, oldest first.

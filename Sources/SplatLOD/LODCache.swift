@@ -170,7 +170,8 @@ public struct LODCache: Sendable, Equatable {
         return dir + "/prepared"
     }
 
-    /// Decodes every chunk of the tree just written to `building` once, on `threads` threads, and
+    /// Decodes every chunk of the tree just written to `building` once (twice `threads` chunks at a
+    /// time, side by side on the machine's cores: what is held at once), and
     /// keeps its prepared blocks in `building/prepared` (at most `limit` bytes, and the chunk
     /// cache's default bound; coarsest level first: every opening uses those), so that even the
     /// first opening after the build maps its chunks rather than decodes them (the 4M room: ~1.5 s
@@ -259,7 +260,7 @@ public struct LODCache: Sendable, Equatable {
             guard let build = Self.buildName(name) else { continue }
             let path = folder + "/" + name
             if let pid = build.pid {
-                guard pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                guard LRUFolder.processIsGone(pid) else { continue }
                 try? fm.removeItem(atPath: path)
                 continue
             }

@@ -47,8 +47,8 @@ public enum PreparedBlockFile {
             for _ in 0..<45 { cloud.shRest.append(random.normal() * 0.3) }
         }
         let p = PreparedSplats(cloud)
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ raw: UnsafeRawBufferPointer) { for b in raw { h ^= UInt64(b); h &*= 0x0000_0100_0000_01b3 } }
+        var h = StableHash.start
+        func mix(_ raw: UnsafeRawBufferPointer) { h = StableHash.mixing(raw, into: h) }
         for value in [PreparedSplats.fieldCount, p.fieldStride, p.restCount, headerBytes, entryBytes, alignment] {
             withUnsafeBytes(of: UInt64(value)) { mix($0) }
         }
@@ -154,8 +154,7 @@ public enum PreparedBlockFile {
     /// of a process that is gone); a live writer's are kept.
     public static func removeAbandonedTemporaries(in folder: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".tmp-") {
-            guard let pid = Int32(name.dropFirst(5).prefix { $0 != "-" }), pid > 0, pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = Int32(name.dropFirst(5).prefix { $0 != "-" }), LRUFolder.processIsGone(pid) else { continue }
             unlink(folder + "/" + name)
         }
     }
