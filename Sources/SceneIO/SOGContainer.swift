@@ -4,6 +4,7 @@
 // container and the member; it never returns more than `cap` bytes and checks the size
 // before reading.
 import Foundation
+import RenderCore
 import ZipReading
 
 /// The files of one SOG, looked up by the names its `meta.json` uses.
@@ -62,7 +63,7 @@ struct SOGFolder: SOGContainer {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw fail("a file in the SOG folder", "no such file") }
         guard !isDir.boolValue else { throw fail("a file", "a folder") }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        let size = RegularFile.bytes(path) ?? 0
         guard size <= cap else { throw fail("at most \(cap) bytes", "\(size) bytes") }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {

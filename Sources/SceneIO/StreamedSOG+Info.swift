@@ -5,7 +5,7 @@ import RenderCore
 extension StreamedSOG {
     /// Bytes on disk of lod-meta.json and every chunk a leaf uses.
     public var fileBytes: Int {
-        let meta = ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
+        let meta = RegularFile.bytes(file) ?? 0
         return meta + chunks.reduce(0) { $0 + ($1.level != nil ? $1.fileBytes : 0) }
     }
 

@@ -35,7 +35,7 @@ extension StreamedSOG {
             throw SceneIOError.unreadable(file: file, reason: FileManager.default.fileExists(atPath: path)
                                           ? "no lod-meta.json in this folder (a streamed SOG's top level)" : "no such file")
         }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber)?.intValue ?? 0
+        let size = RegularFile.bytes(file) ?? 0
         guard size <= limits.maxMetaBytes else {
             throw SceneIOError.tooLarge(file: file, offset: 0, expected: "a lod-meta.json of at most \(limits.maxMetaBytes) bytes", found: "\(size) bytes")
         }
@@ -147,7 +147,7 @@ extension StreamedSOG {
         guard FileManager.default.fileExists(atPath: c.path, isDirectory: &isDir) else { c.problem = "missing (no such file or folder)"; return }
         if !isDir.boolValue {
             // A bundled .sog: its count is only known once read.
-            c.fileBytes = ((try? FileManager.default.attributesOfItem(atPath: c.path))?[.size] as? NSNumber)?.intValue ?? 0
+            c.fileBytes = RegularFile.bytes(c.path) ?? 0
             return
         }
         do {
@@ -161,10 +161,10 @@ extension StreamedSOG {
             if let sh = meta.sh { names += sh.files }
             for n in names {
                 let f = (c.path as NSString).appendingPathComponent(n)
-                guard let size = (try? FileManager.default.attributesOfItem(atPath: f))?[.size] as? NSNumber else {
+                guard let size = RegularFile.bytes(f) else {
                     c.problem = "\(SceneIOError.clean(n)) is missing"; return
                 }
-                bytes += size.intValue
+                bytes += size
             }
             c.fileBytes = bytes
         } catch {

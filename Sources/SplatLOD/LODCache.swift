@@ -346,11 +346,9 @@ struct Manifest: Codable, Equatable {
     init(key: String, captureSplats: Int, folder: String) throws {
         self.key = key; self.captureSplats = captureSplats
         var files: [String: Int] = [:]
-        let fm = FileManager.default
-        for rel in try fm.subpathsOfDirectory(atPath: folder) {
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: folder + "/" + rel, isDirectory: &isDir), !isDir.boolValue else { continue }
-            files[rel] = (try fm.attributesOfItem(atPath: folder + "/" + rel)[.size] as? NSNumber)?.intValue ?? 0
+        for rel in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            guard let size = RegularFile.bytes(folder + "/" + rel) else { continue }
+            files[rel] = size
         }
         self.files = files
         bytes = files.values.reduce(0, +)
