@@ -37,30 +37,48 @@ public struct JSONNode {
 
     /// The value.
     public let value: JSONValue
-    /// Where the node sits: its container's path and its own key or index (the whole path is
-    /// built only when asked for, mostly for an error: reading a large document builds none for
-    /// its numbers).
-    private let parentPath: String
+    /// Where the node sits: its container's place (nil for the root) and its own key or index.
+    /// The path's text is built only when asked for, mostly for an error: walking a large document
+    /// (a 4096-leaf lod-meta.json) builds none, and reading a container's children costs one small
+    /// link for the container, not a copy of its path per child.
+    private let parent: Place?
     private let component: Component
 
+    /// A container's place, shared by its children: a link to its own container and its step.
+    private final class Place {
+        let parent: Place?
+        let component: Component
+        init(parent: Place?, component: Component) { self.parent = parent; self.component = component }
+    }
+
     private enum Component {
-        case root, key(String), index(Int)
+        case root(String), key(String), index(Int)
     }
 
     /// Key path from the root; "" for the root.
     public var path: String {
-        switch component {
-        case .root: return parentPath
-        case .key(let k): return parentPath.isEmpty ? k : "\(parentPath).\(k)"
-        case .index(let i): return "\(parentPath)[\(i)]"
+        var steps = [component]
+        var at = parent
+        while let p = at { steps.append(p.component); at = p.parent }
+        var out = ""
+        for step in steps.reversed() {
+            switch step {
+            case .root(let path): out = path
+            case .key(let k): out = out.isEmpty ? k : "\(out).\(k)"
+            case .index(let i): out += "[\(i)]"
+            }
         }
+        return out
     }
 
-    public init(value: JSONValue, path: String = "") { self.value = value; parentPath = path; component = .root }
+    public init(value: JSONValue, path: String = "") { self.value = value; parent = nil; component = .root(path) }
 
-    private init(value: JSONValue, parentPath: String, component: Component) {
-        self.value = value; self.parentPath = parentPath; self.component = component
+    private init(value: JSONValue, parent: Place, component: Component) {
+        self.value = value; self.parent = parent; self.component = component
     }
+
+    /// This node as the parent of the children about to be read.
+    private var place: Place { Place(parent: parent, component: component) }
 
     /// Parses a whole document. Invalid JSON throws with an empty path and where the text failed.
     public static func parse(_ data: Data) throws -> JSONNode { JSONNode(value: try JSONValue.parse(data)) }
@@ -108,9 +126,9 @@ public struct JSONNode {
     /// This node as an object's members (a repeated key: the last).
     public func members() throws -> [String: JSONNode] {
         guard case .object(let o) = value else { throw fail("an object") }
-        let here = path
+        let here = place
         var out: [String: JSONNode] = [:]
-        for (k, v) in o { out[k] = JSONNode(value: v, parentPath: here, component: .key(k)) }
+        for (k, v) in o { out[k] = JSONNode(value: v, parent: here, component: .key(k)) }
         return out
     }
 
@@ -118,56 +136,61 @@ public struct JSONNode {
     public func optional(_ key: String) throws -> JSONNode? {
         guard case .object(let o) = value else { throw fail("an object") }
         guard let m = o.last(where: { $0.key == key }) else { return nil }
-        return JSONNode(value: m.value, parentPath: path, component: .key(key))
+        return JSONNode(value: m.value, parent: place, component: .key(key))
     }
 
     /// The member `key`, which must be present; `expected` describes it for the error.
-    public func required(_ key: String, _ expected: String) throws -> JSONNode {
+    public func required(_ key: String, _ expected: @autoclosure () -> String) throws -> JSONNode {
         guard let n = try optional(key) else {
             let here = path
-            throw JSONPathError(path: here.isEmpty ? key : "\(here).\(key)", expected: expected, found: "nothing")
+            throw JSONPathError(path: here.isEmpty ? key : "\(here).\(key)", expected: expected(), found: "nothing")
         }
         return n
     }
 
     /// This node as an array, its length within `count`.
-    public func array(count: ClosedRange<Int>? = nil, _ expected: String? = nil) throws -> [JSONNode] {
-        guard case .array(let a) = value else { throw fail(expected ?? "an array") }
+    public func array(count: ClosedRange<Int>? = nil, _ expected: @autoclosure () -> String? = nil) throws -> [JSONNode] {
+        guard case .array(let a) = value else { throw fail(expected() ?? "an array") }
         if let count, !count.contains(a.count) {
-            let what = expected ?? (count.lowerBound == count.upperBound ? "an array of \(count.lowerBound)" : "an array of \(count.lowerBound)…\(count.upperBound)")
+            let what = expected() ?? (count.lowerBound == count.upperBound ? "an array of \(count.lowerBound)" : "an array of \(count.lowerBound)…\(count.upperBound)")
             throw fail(what)
         }
-        let here = path
-        return a.enumerated().map { JSONNode(value: $1, parentPath: here, component: .index($0)) }
+        let here = place
+        return a.enumerated().map { JSONNode(value: $1, parent: here, component: .index($0)) }
     }
 
     // MARK: - Scalars
 
     /// A finite number (not a boolean) of magnitude ≤ `maxMagnitude`, within `range` if given.
-    public func number(in range: ClosedRange<Double>? = nil, _ expected: String? = nil) throws -> Double {
+    public func number(in range: ClosedRange<Double>? = nil, _ expected: @autoclosure () -> String? = nil) throws -> Double {
         guard case .number(let d) = value, d.isFinite, abs(d) <= Self.maxMagnitude, range?.contains(d) ?? true else {
-            throw fail(expected ?? range.map { "a number in \($0.lowerBound)…\($0.upperBound)" } ?? "a finite number")
+            throw fail(expected() ?? range.map { "a number in \($0.lowerBound)…\($0.upperBound)" } ?? "a finite number")
         }
         return d
     }
 
     /// A whole number (3.0 counts, 3.5 does not) within `range` if given.
-    public func integer(in range: ClosedRange<Int>? = nil, _ expected: String? = nil) throws -> Int {
+    public func integer(in range: ClosedRange<Int>? = nil, _ expected: @autoclosure () -> String? = nil) throws -> Int {
         guard case .number(let d) = value, d.isFinite, d == d.rounded(), abs(d) < 9.0e15, let i = Int(exactly: d),
               range?.contains(i) ?? true else {
-            throw fail(expected ?? range.map { "a whole number \($0.lowerBound)…\($0.upperBound)" } ?? "a whole number")
+            throw fail(expected() ?? range.map { "a whole number \($0.lowerBound)…\($0.upperBound)" } ?? "a whole number")
         }
         return i
     }
 
     /// Exactly `n` finite numbers.
     public func numbers(_ n: Int) throws -> [Double] {
-        try array(count: n...n, "\(n) numbers").map { try $0.number() }
+        guard case .array(let a) = value, a.count == n else { throw fail("\(n) numbers") }
+        // Read in place; a node (and its path) is made only for an item that fails.
+        return try a.indices.map { i in
+            if case .number(let d) = a[i], d.isFinite, abs(d) <= Self.maxMagnitude { return d }
+            return try JSONNode(value: a[i], parent: place, component: .index(i)).number()
+        }
     }
 
     /// A string.
-    public func string(_ expected: String = "a string") throws -> String {
-        guard case .string(let s) = value else { throw fail(expected) }
+    public func string(_ expected: @autoclosure () -> String = "a string") throws -> String {
+        guard case .string(let s) = value else { throw fail(expected()) }
         return s
     }
 

@@ -20,6 +20,21 @@ import Testing
         #expect(missing.description == "a.c: expected a thing, found nothing")
     }
 
+    /// Paths are built only when asked for, from links: every way down (members, array items,
+    /// optional and required members) gives the path a reader would write, under a root's own path.
+    @Test func deepPathsAreTheOnesAReaderWouldWrite() throws {
+        let d = try doc(#"{"tree": {"children": [{"lods": {}}, {"children": [{"lods": {"2": {"count": -1}}}]}]}}"#)
+        let leaf = try d.required("tree", "").required("children", "").array()[1].members()["children"]!.array()[0]
+        let count = try leaf.required("lods", "").members()["2"]!.optional("count")!
+        #expect(count.path == "tree.children[1].children[0].lods.2.count")
+        #expect(failure { try count.integer(in: 0...9) }?.description == "tree.children[1].children[0].lods.2.count: expected a whole number 0…9, found -1")
+        let under = JSONNode(value: d.value, path: "scene.json")
+        #expect(try under.required("tree", "").required("children", "").array()[0].path == "scene.json.tree.children[0]")
+        #expect(JSONNode(value: .null, path: "top").path == "top" && d.path.isEmpty)
+        #expect(failure { try d.required("tree", "").required("children", "").numbers(3) }?.description
+                == "tree.children: expected 3 numbers, found an array of 2")
+    }
+
     @Test func booleansAreNotNumbersAndNumbersAreNotBooleans() throws {
         let d = try doc(#"{"t": true, "f": false, "one": 1, "zero": 0, "half": 0.5}"#)
         #expect(failure { try d.required("t", "").number() }?.found == "true")
