@@ -36,7 +36,7 @@ public struct DownloadCache: Sendable, Equatable {
         public let lastUse: Double
     }
 
-    var lru: LRUFolder { LRUFolder(path: folder, isEntry: Self.isEntryName, bytes: Self.bytes(of:)) }
+    var lru: LRUFolder { LRUFolder(path: folder, isEntry: Self.isEntryName, bytes: RegularFile.bytes(inFolder:)) }
 
     /// The entries, least recently used first.
     public func list() -> [Listing] {
@@ -72,15 +72,6 @@ public struct DownloadCache: Sendable, Equatable {
         name.count == 16 && name.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
-    /// Bytes of the regular files in an entry's folder.
-    static func bytes(of dir: String) -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        return names.reduce(0) { sum, name in
-            var st = stat()
-            guard stat(dir + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return sum }
-            return sum + Int(st.st_size)
-        }
-    }
 
     /// Removes the entry folder `dir` while holding its `.lock` (taken without waiting); false
     /// when a fetch holds it, or the folder could not be removed.

@@ -171,7 +171,7 @@ public enum Downloader {
     /// first to go after its use).
     static func bound(_ cache: DownloadCache, keeping: String, url: String) -> String? {
         cache.evict(toFit: 0, keeping: [keeping])
-        let bytes = DownloadCache.bytes(of: cache.folder + "/" + keeping)
+        let bytes = RegularFile.bytes(inFolder: cache.folder + "/" + keeping)
         guard Int64(bytes) > cache.limitBytes else { return nil }
         return "\(url) (\(DownloadError.size(Int64(bytes)))) is larger than the download cache's bound (\(DownloadError.size(cache.limitBytes))): kept for now, the first to go"
     }

@@ -12,4 +12,9 @@ public enum RegularFile {
         guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(st.st_size)
     }
+
+    /// Bytes of the regular files directly in `folder` (0 when it does not exist).
+    public static func bytes(inFolder folder: String) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).reduce(0) { $0 + (bytes(folder + "/" + $1) ?? 0) }
+    }
 }

@@ -189,11 +189,11 @@ public struct LODCache: Sendable, Equatable {
         for start in stride(from: 0, to: order.count, by: batch) where cancelled?() != true {
             store.load(Array(order[start..<min(order.count, start + batch)]))
         }
-        return PreparedBlockFile.bytes(inFolder: folder)
+        return RegularFile.bytes(inFolder: folder)
     }
 
     /// Bytes of the prepared blocks kept in the entry folder `entry`.
-    static func preparedBytes(inEntry entry: String) -> Int { PreparedBlockFile.bytes(inFolder: entry + "/prepared") }
+    static func preparedBytes(inEntry entry: String) -> Int { RegularFile.bytes(inFolder: entry + "/prepared") }
 
     /// Bytes the entries hold, by their `entry.json`.
     public var usedBytes: Int { lru.usedBytes }
@@ -301,10 +301,7 @@ public struct LODCache: Sendable, Equatable {
             guard name.hasSuffix(".lod-build"), let build = Self.buildName(name), build.pid == nil else { return nil }
             let path = folder + "/" + name
             var bytes = 0
-            for file in fm.enumerator(atPath: path)?.allObjects as? [String] ?? [] {
-                var st = stat()
-                if stat(path + "/" + file, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { bytes += Int(st.st_size) }
-            }
+            for file in fm.enumerator(atPath: path)?.allObjects as? [String] ?? [] { bytes += RegularFile.bytes(path + "/" + file) ?? 0 }
             var st = stat()
             let time = stat(path, &st) == 0 ? Double(st.st_mtim.tv_sec) : 0
             // The builder's key: `out-of-core 1|` and the capture's key (`OutOfCoreBuilder.key`).
@@ -369,8 +366,7 @@ struct Manifest: Codable, Equatable {
     func filesMatch(in folder: String) -> Bool {
         guard files["lod-meta.json"] != nil else { return false }
         for (rel, size) in files {
-            var st = stat()
-            guard !rel.contains(".."), stat(folder + "/" + rel, &st) == 0, Int(st.st_size) == size else { return false }
+            guard !rel.contains(".."), RegularFile.bytes(folder + "/" + rel) == size else { return false }
         }
         return true
     }

@@ -111,7 +111,7 @@ final class LODChunkStore: Sendable {
         initial.requests.reserveCapacity(c)
         if let preparedFolder {
             PreparedBlockFile.removeAbandonedTemporaries(in: preparedFolder)
-            initial.preparedBytes = PreparedBlockFile.bytes(inFolder: preparedFolder)
+            initial.preparedBytes = RegularFile.bytes(inFolder: preparedFolder)
         }
         shared = Locked(initial)
     }
@@ -251,8 +251,7 @@ final class LODChunkStore: Sendable {
     private func keepPrepared(_ blocks: [PreparedSplats?], at path: String) {
         guard !blocks.contains(where: { $0 == nil }), let folder = preparedFolder else { return }
         // A file that did not map (damaged, stale) is replaced: its bytes are already counted.
-        var st = stat()
-        let replaced = stat(path, &st) == 0 ? Int(st.st_size) : 0
+        let replaced = RegularFile.bytes(path) ?? 0
         let size = PreparedBlockFile.fileBytes(counts: blocks.map { $0?.count }, shDegree: shDegree) - replaced
         let room = shared.withLock { s -> Bool in
             guard s.preparedBytes + size <= preparedLimit else { return false }

@@ -78,16 +78,6 @@ public enum PreparedBlockFile {
         return counts.reduce(aligned(headerBytes + entryBytes * counts.count)) { $0 + ($1.map { layout(count: $0, restCount: restCount).bytes } ?? 0) }
     }
 
-    /// Bytes of the regular files in `folder` (0 when it does not exist).
-    public static func bytes(inFolder folder: String) -> Int {
-        var total = 0
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            var st = stat()
-            if stat(folder + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { total += Int(st.st_size) }
-        }
-        return total
-    }
-
     /// Writes `blocks` (all of SH degree `shDegree`; nil entries kept as none) to `path`, through a
     /// temporary file in the same folder renamed into place.
     /// - Throws: `Problem` (offset 0) when the folder cannot be written.

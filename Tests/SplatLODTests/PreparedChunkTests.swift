@@ -116,14 +116,14 @@ struct PreparedChunkTests {
         let sizes = (0..<sog.chunks.count).map { c in
             PreparedBlockFile.fileBytes(counts: Self.loadAll(sog, preparedLimit: 0).store.users[c].map { $0.range.count }, shDegree: sog.shDegree)
         }
-        #expect(PreparedBlockFile.bytes(inFolder: folder) == 0, "a bound of 0 writes nothing")
+        #expect(RegularFile.bytes(inFolder: folder) == 0, "a bound of 0 writes nothing")
         let limit = sizes[0] + sizes[1] + sizes[2] / 2   // room for two chunks' files, not three
         let first = Self.loadAll(sog, preparedLimit: limit)
         #expect(first.mapped == 0)
-        let kept = PreparedBlockFile.bytes(inFolder: folder)
+        let kept = RegularFile.bytes(inFolder: folder)
         #expect(kept <= limit && kept > 0)
         #expect(Self.loadAll(sog, preparedLimit: limit).mapped == (try FileManager.default.contentsOfDirectory(atPath: folder)).count)
-        #expect(PreparedBlockFile.bytes(inFolder: folder) == kept, "nothing more written at the bound")
+        #expect(RegularFile.bytes(inFolder: folder) == kept, "nothing more written at the bound")
     }
 
     @Test("a tree outside the cache (a user's own streamed SOG) gets nothing written beside it")
