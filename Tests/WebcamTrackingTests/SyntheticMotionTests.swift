@@ -46,7 +46,7 @@ struct SyntheticMotionTests {
         // Scale 1.5: a ~130-pixel face, about 0.6 m from a 60° camera at 640×480.
         let still = try Self.frame(try RGBFrame.read(path: TestData.path("video/astronaut.png")), scale: 1.5)
         var rng = SystemRandomNumberGenerator()
-        var tracker = HeadTracker(source: FixedSource(eye: Vec3d(0, 0, 0.6)), settings: HeadTrackerSettings())
+        let tracker = HeadTracker(source: FixedSource(eye: Vec3d(0, 0, 0.6)), settings: HeadTrackerSettings())
         var raw: [Double] = [], box: [Double] = [], filtered: [Double] = []
         // Camera-like noise: Gaussian, σ = 3 levels, from a table of 64k precomputed values.
         let table: [Int16] = (0..<65536).map { _ in
