@@ -72,7 +72,6 @@ public struct DownloadCache: Sendable, Equatable {
         name.count == 16 && name.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
-
     /// Removes the entry folder `dir` while holding its `.lock` (taken without waiting); false
     /// when a fetch holds it, or the folder could not be removed.
     static func removeUnlessLocked(_ dir: String) -> Bool {

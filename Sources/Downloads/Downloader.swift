@@ -90,7 +90,7 @@ public enum Downloader {
         let entryPath = (folder as NSString).appendingPathComponent("entry.json")
         let partInfoPath = (folder as NSString).appendingPathComponent("part.json")
         let cached = DownloadEntry.read(entryPath).flatMap { e -> DownloadEntry? in
-            let size = (try? fm.attributesOfItem(atPath: (folder as NSString).appendingPathComponent(e.name))[.size] as? Int64) ?? nil
+            let size = RegularFile.bytes((folder as NSString).appendingPathComponent(e.name)).map(Int64.init)
             return e.url == url && size == e.size ? e : nil
         }
         if cached == nil { try? fm.removeItem(atPath: entryPath) }
@@ -109,7 +109,7 @@ public enum Downloader {
             if let e = c.etag { headers.append("If-None-Match: \(e)") }
             if let m = c.lastModified { headers.append("If-Modified-Since: \(m)") }
         } else if let part = DownloadEntry.read(partInfoPath), part.url == url, let validator = part.etag ?? part.lastModified,
-                  let size = try? fm.attributesOfItem(atPath: partPath)[.size] as? Int64, size > 0 {
+                  let size = RegularFile.bytes(partPath).map(Int64.init), size > 0 {
             existing = size
             headers += ["Range: bytes=\(size)-", "If-Range: \(validator)"]
         } else {
@@ -149,7 +149,7 @@ public enum Downloader {
             }
             throw failure
         }
-        let size = (try? fm.attributesOfItem(atPath: partPath)[.size] as? Int64) ?? 0
+        let size = Int64(RegularFile.bytes(partPath) ?? 0)
         if let declared = transfer.contentLength, size != (transfer.appended ? existing : 0) + declared {
             try? fm.removeItem(atPath: partPath)
             throw DownloadError.failed(url: url, reason: "received \(size) bytes where the server announced \(declared)")

@@ -39,7 +39,7 @@ public enum ImageFile {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw ImageFileError.unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = RegularFile.bytes(path) ?? 0
         guard size <= maxFileBytes else { throw ImageFileError.unreadable(path: path, reason: "larger than \(maxFileBytes >> 20) MiB") }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ImageFileError.unreadable(path: path, reason: "cannot read file")

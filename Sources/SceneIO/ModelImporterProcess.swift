@@ -8,6 +8,7 @@
 // with its error as its last stderr line; a signal, a time-out or output that does not decode are
 // one line each. Nothing is left behind in the temporary folder.
 import Foundation
+import RenderCore
 import Workers
 
 /// The importer child: an executable and the arguments that come before `--output OUT FILE`
@@ -88,7 +89,7 @@ public enum ModelImporterProcess {
         guard ended.status == 0 else {
             throw SceneIOError.importFailed(file: name, reason: Self.stripFileName(lastError ?? "the importer exited with status \(ended.status)", path: path))
         }
-        let size = (try? fm.attributesOfItem(atPath: out)[.size] as? Int) ?? nil
+        let size = RegularFile.bytes(out)
         guard let size, size <= outputLimit else {
             throw SceneIOError.importFailed(file: name, reason: size == nil ? "the importer wrote no model" : "the importer's output (\(size!) bytes) is over \(outputLimit) bytes")
         }

@@ -41,7 +41,7 @@ struct OpenCommand: ParsableCommand {
         // Small files are read before the window opens, so their errors come first; large ones load
         // inside the window with a progress bar (and the terminal's progress line).
         // A URL downloads inside the window too (its progress bar), from the cache when it can.
-        let large = source.modelFile.map { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) ?? 0) > Self.windowLoadBytes }
+        let large = source.modelFile.map { (RegularFile.bytes($0) ?? 0) > Self.windowLoadBytes }
             ?? (source.path != nil && Downloader.isURL(file))
         let early = large ? nil : try SceneLoader.load(source: source, options: options, progress: LoadProgress.reporter(for: file))
         // A large plain capture is drawn whole while its levels of detail are built (`levelsJob`).

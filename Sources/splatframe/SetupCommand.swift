@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import RenderCore
 import WebcamTracking
 
 /// `splatframe setup webcam`: fetch, once and only when asked, what the MediaPipe face tracker
@@ -34,7 +35,7 @@ struct SetupWebcamCommand: ParsableCommand {
             throw ValidationError("cannot find fetch-webcam-models.sh beside the splatframe binary (a broken install?)")
         }
         let present = Self.files.allSatisfy { name, size, _ in
-            ((try? FileManager.default.attributesOfItem(atPath: models.directory + "/" + name))?[.size] as? Int) == size
+            RegularFile.bytes(models.directory + "/" + name) == size
         }
         if present {
             print("the MediaPipe face tracker is already in \(models.directory)")
